@@ -1,0 +1,280 @@
+//! The game: the seed 001 example game replays to 17:7, and the end-of-game
+//! and draw rules of rules/russian.md.
+
+use shashki::game::{EndReason, Game, GameResult};
+use shashki::{fen, Variant};
+use std::path::PathBuf;
+
+fn shared() -> PathBuf {
+    std::env::var_os("SHASHKI_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"))
+}
+
+/// The moves of one notation of the example game: the full notation is the
+/// uncommented lines; the short notation the comment line starting `# 1.`.
+fn example_game(short: bool) -> Vec<String> {
+    let path = shared().join("testdata/adiyukh-example-game.txt");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let lines: Vec<&str> = if short {
+        text.lines()
+            .filter_map(|l| l.strip_prefix("# 1.").map(|_| &l[2..]))
+            .collect()
+    } else {
+        text.lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .collect()
+    };
+    assert!(
+        !lines.is_empty(),
+        "no game text found in {}",
+        path.display()
+    );
+    lines
+        .iter()
+        .flat_map(|l| l.split_whitespace())
+        .filter(|t| !t.ends_with('.'))
+        .map(str::to_string)
+        .collect()
+}
+
+fn replay(short: bool) {
+    let moves = example_game(short);
+    assert_eq!(moves.len(), 29, "the example game has 29 half-moves");
+    let mut game = Game::new(Variant::Adiyukh64);
+    for (i, text) in moves.iter().enumerate() {
+        let pos = *game.position();
+        assert!(
+            game.outcome().is_none(),
+            "game ended early before half-move {}",
+            i + 1
+        );
+        let mv = game.play_text(text).unwrap_or_else(|e| {
+            panic!(
+                "half-move {} '{text}' in {}: {e}",
+                i + 1,
+                fen::position_text(&pos)
+            )
+        });
+        // A capture is played where, and only where, one is forced.
+        let legal = pos.legal_moves();
+        assert_eq!(
+            mv.is_capture(),
+            legal.iter().any(|m| m.is_capture()),
+            "half-move {text}"
+        );
+        assert!(legal.iter().any(|m| *m == mv));
+    }
+    let end = game.outcome().expect("the game is over after 15. d8:a5");
+    assert_eq!(game.position().side_to_move(), shashki::Color::Black);
+    assert!(game.position().legal_moves().is_empty());
+    assert_eq!(end.score, Some((17, 7)));
+    assert_eq!(end.result, GameResult::WhiteWins);
+    // Black has no tower of its own left, so no move.
+    assert!(matches!(
+        end.reason,
+        EndReason::NoMoves | EndReason::NoPieces
+    ));
+}
+
+#[test]
+fn adiyukh_example_game_full_notation_replays_to_17_7() {
+    replay(false);
+}
+
+#[test]
+fn adiyukh_example_game_short_notation_replays_to_17_7() {
+    replay(true);
+}
+
+#[test]
+fn both_notations_give_the_same_moves() {
+    let (full, short) = (example_game(false), example_game(true));
+    let (mut a, mut b) = (Game::new(Variant::Adiyukh64), Game::new(Variant::Adiyukh64));
+    for (f, s) in full.iter().zip(&short) {
+        let (ma, mb) = (a.play_text(f).unwrap(), b.play_text(s).unwrap());
+        assert_eq!(ma, mb, "{f} vs {s}");
+    }
+    assert_eq!(a.position(), b.position());
+}
+
+fn game_at(variant: Variant, text: &str) -> Game {
+    Game::from_text(variant, text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+/// Find `plies` quiet moves from the game's position such that no position
+/// repeats, no capture becomes possible and `keep` holds for every position
+/// reached (a depth-first search over positions only); then play them,
+/// asserting the game goes on until the last one.
+fn quiet_walk(game: &mut Game, plies: usize, keep: impl Fn(&shashki::Position) -> bool) {
+    fn search(
+        path: &mut Vec<shashki::Position>,
+        moves: &mut Vec<shashki::Move>,
+        plies: usize,
+        keep: &dyn Fn(&shashki::Position) -> bool,
+        budget: &mut u32,
+    ) -> bool {
+        if moves.len() == plies {
+            return true;
+        }
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        let pos = *path.last().unwrap();
+        for m in pos.legal_moves().iter() {
+            let next = pos.play(m);
+            if m.is_capture()
+                || shashki::movegen::has_capture(&next)
+                || !keep(&next)
+                || path.contains(&next)
+            {
+                continue;
+            }
+            path.push(next);
+            moves.push(*m);
+            if search(path, moves, plies, keep, budget) {
+                return true;
+            }
+            path.pop();
+            moves.pop();
+        }
+        false
+    }
+    let mut path = game.positions().to_vec();
+    let mut moves = Vec::new();
+    let mut budget = 200_000;
+    assert!(
+        search(&mut path, &mut moves, plies, &keep, &mut budget),
+        "no quiet walk of {plies} plies from {}",
+        game.position()
+    );
+    for (ply, m) in moves.iter().enumerate() {
+        assert!(
+            game.outcome().is_none(),
+            "ended before ply {ply}: {:?}",
+            game.outcome()
+        );
+        game.play(m).unwrap();
+    }
+}
+
+#[test]
+fn no_pieces_and_no_moves_lose() {
+    let g = game_at(Variant::Russian, "B:Wa1:B");
+    let o = g.outcome().unwrap();
+    assert_eq!(
+        (o.result, o.reason),
+        (GameResult::WhiteWins, EndReason::NoPieces)
+    );
+    // A black man on a3 blocked by white men on b2 and... a3 moves to b2 only.
+    let g = game_at(Variant::Russian, "B:Wb2,c1:Ba3");
+    let o = g.outcome().unwrap();
+    assert_eq!(
+        (o.result, o.reason),
+        (GameResult::WhiteWins, EndReason::NoMoves)
+    );
+}
+
+#[test]
+fn threefold_repetition_is_a_draw() {
+    // Kings far apart, men on both sides: no other draw rule applies.
+    let mut g = game_at(Variant::Russian, "W:WKh2,c1,e1,a3:BKa7,f8,d8,h6");
+    for (i, m) in [
+        "h2-g1", "a7-b8", "g1-h2", "b8-a7", "h2-g1", "a7-b8", "g1-h2",
+    ]
+    .iter()
+    .enumerate()
+    {
+        g.play_text(m).unwrap_or_else(|e| panic!("{i}: {e}"));
+        assert!(g.outcome().is_none(), "after {m}");
+    }
+    g.play_text("b8-a7").unwrap();
+    assert_eq!(g.repetitions(), 3);
+    let o = g.outcome().unwrap();
+    assert_eq!(
+        (o.result, o.reason),
+        (GameResult::Draw, EndReason::Repetition)
+    );
+    assert!(g.play_text("h2-g1").is_err(), "no move after the end");
+}
+
+#[test]
+fn rule_7_2_8_two_kings_against_king_after_10_plies() {
+    let mut g = game_at(Variant::Russian, "W:WKa3,Kc1:BKh6");
+    quiet_walk(&mut g, 10, |_| true);
+    let o = g.outcome().expect("drawn after 10 plies");
+    assert_eq!(
+        (o.result, o.reason),
+        (GameResult::Draw, EndReason::TwoAgainstKing)
+    );
+}
+
+#[test]
+fn rule_7_2_7_lone_king_on_the_main_road_after_10_plies() {
+    let road = |p: &shashki::Position| {
+        let g = p.geometry();
+        let b = p.pieces(shashki::Color::Black);
+        ["a1", "b2", "c3", "d4", "e5", "f6", "g7", "h8"]
+            .iter()
+            .any(|s| b & g.parse_square(s).unwrap().bb() != 0)
+    };
+    let mut g = game_at(Variant::Brazilian, "W:WKa3,c1,e1:BKh8");
+    quiet_walk(&mut g, 10, road);
+    let o = g.outcome().expect("drawn after 10 plies");
+    assert_eq!(o.reason, EndReason::LoneKingOnMainRoad);
+}
+
+#[test]
+fn rule_7_2_4_three_kings_against_king_after_30_plies() {
+    let off_road = |p: &shashki::Position| {
+        let g = p.geometry();
+        let b = p.pieces(shashki::Color::Black);
+        !["a1", "b2", "c3", "d4", "e5", "f6", "g7", "h8"]
+            .iter()
+            .any(|s| b & g.parse_square(s).unwrap().bb() != 0)
+    };
+    let mut g = game_at(Variant::Russian, "W:WKa3,Kc1,Ke1,Kg1:BKh2");
+    quiet_walk(&mut g, 30, off_road);
+    let o = g.outcome().expect("drawn after 30 plies");
+    assert_eq!(o.reason, EndReason::ThreeKingsAgainstKing);
+}
+
+#[test]
+fn rule_7_2_5_kings_only_after_30_plies() {
+    // 8 pieces: 7.2.6 does not apply; men stay, only kings move.
+    let only_kings_moved = |p: &shashki::Position| {
+        let g = p.geometry();
+        ["a3", "b2"]
+            .iter()
+            .all(|s| p.pieces(shashki::Color::White) & g.parse_square(s).unwrap().bb() != 0)
+            && ["h6", "g7"]
+                .iter()
+                .all(|s| p.pieces(shashki::Color::Black) & g.parse_square(s).unwrap().bb() != 0)
+    };
+    let mut g = game_at(Variant::Russian, "W:WKc1,Ke1,a3,b2:BKb8,Kd8,h6,g7");
+    quiet_walk(&mut g, 30, only_kings_moved);
+    let o = g.outcome().expect("drawn after 30 plies");
+    assert_eq!(o.reason, EndReason::KingMovesOnly);
+}
+
+#[test]
+fn rule_7_2_6_balance_unchanged_after_60_plies_with_6_pieces() {
+    let mut g = game_at(Variant::Russian, "W:WKc1,e1,a3:BKf8,h6,g7");
+    // Men may move (so 7.2.5 does not end it), but no capture or promotion.
+    let no_promotion = |p: &shashki::Position| p.kings().count_ones() == 2;
+    quiet_walk(&mut g, 60, no_promotion);
+    let o = g.outcome().expect("drawn after 60 plies");
+    assert_eq!(o.reason, EndReason::BalanceUnchanged);
+}
+
+#[test]
+fn adiyukh_blocked_side_is_counted_not_lost() {
+    // Rule book case A15: no legal move; the count decides (8:12, no side
+    // reaches 13, so a draw).
+    let g = game_at(Variant::Adiyukh64, "W:Wb8-3/3,d8-2:Ba1-4/2,c1-2/2,e1-1/1");
+    let o = g.outcome().expect("over");
+    assert_eq!(o.score, Some((8, 12)));
+    assert_eq!(o.reason, EndReason::NoMoves);
+    assert_eq!(o.result, GameResult::Draw);
+}

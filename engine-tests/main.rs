@@ -1,0 +1,12 @@
+//! Integration tests of the `shashki` library against the rule book
+//! (`../shared/rules/`) and the shared test data (`../shared/testdata/`).
+//!
+//! Each concern lives in its own file; this file only wires them together.
+
+mod adiyukh_cases;
+mod common;
+mod fuzz;
+mod game;
+mod notation_errors;
+mod perft;
+mod zobrist;

@@ -1,0 +1,27 @@
+//! Shashki: a draughts engine for Russian, Brazilian and Adiyukh (tower)
+//! draughts, built around one move generator parameterised by variant.
+//!
+//! Data flows one way: text ([`fen`], [`notation`]) -> [`Position`] ->
+//! [`movegen`] -> [`game`] / [`perft`] (and, later, search and protocols).
+//!
+//! ```
+//! use shashki::{perft, Position, Variant};
+//! let pos = Position::start(Variant::Brazilian);
+//! assert_eq!(perft::perft(&pos, 5), 7473);
+//! ```
+
+pub mod board;
+pub mod fen;
+pub mod game;
+pub mod movegen;
+pub mod moves;
+pub mod notation;
+pub mod perft;
+pub mod position;
+pub mod variant;
+mod zobrist;
+
+pub use board::{Color, Square};
+pub use moves::{Move, MoveList};
+pub use position::{Piece, Position, Tower};
+pub use variant::Variant;

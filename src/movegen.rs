@@ -1,0 +1,530 @@
+//! The move generator: one source for every variant, monomorphised per
+//! variant through [`Rules`](crate::variant) so the rule flags cost nothing
+//! in the hot loops.
+//!
+//! Captures are a depth-first walk over a scratch copy of the board:
+//! * deferred removal (Turkish strike): jumped pieces are marked; they keep
+//!   blocking and cannot be jumped again until the move ends;
+//! * immediate removal (towers): the top checker of a jumped tower is taken at
+//!   once and put back on the way out of the walk;
+//! * a king (flying) may land on any empty square beyond the piece it jumps,
+//!   but if some landing square lets the capture go on it must land on one of
+//!   those; no jump goes straight back the way the last one came;
+//! * a man that reaches its promotion rank mid-capture continues as a king
+//!   where the variant crowns mid-capture.
+//!
+//! Captures are compulsory. Under the majority rule only the longest
+//! sequences are kept. Moves with the same start, final square and resulting
+//! position are kept once.
+
+use crate::board::{shift, Bitboard, Color};
+use crate::moves::{Move, MoveList, MAX_JUMPS};
+use crate::position::Position;
+use crate::variant::{with_rules, Rules};
+use smallvec::SmallVec;
+
+/// Generate the legal moves of `pos` into `list` (cleared first), each
+/// distinct move once.
+pub fn generate(pos: &Position, list: &mut MoveList) {
+    with_rules!(pos.variant, R => gen::<R, true>(pos, list))
+}
+
+/// Generate every legal capture *path*, keeping moves that differ only in
+/// the route taken (used to read move text that names a particular route).
+pub fn generate_all_paths(pos: &Position, list: &mut MoveList) {
+    with_rules!(pos.variant, R => gen::<R, false>(pos, list))
+}
+
+/// Number of distinct legal moves of `pos` (what perft counts one ply deep),
+/// without building quiet moves.
+pub fn count_moves(pos: &Position) -> usize {
+    with_rules!(pos.variant, R => count::<R>(pos))
+}
+
+/// True when the side to move must capture.
+pub fn has_capture(pos: &Position) -> bool {
+    with_rules!(pos.variant, R => can_capture::<R>(pos))
+}
+
+#[inline(always)]
+fn bit(b: Bitboard) -> u8 {
+    b.trailing_zeros() as u8
+}
+
+/// Forward directions (indices into `Rules::STEPS`) of a colour.
+#[inline(always)]
+fn forward(color: Color) -> [usize; 2] {
+    match color {
+        Color::White => [0, 1],
+        Color::Black => [2, 3],
+    }
+}
+
+/// Kings of the side to move (positional for towers).
+#[inline(always)]
+fn kings_of<R: Rules>(pos: &Position, me: Color) -> Bitboard {
+    let mine = pos.pieces[me.index()];
+    if R::TOWERS {
+        mine & R::PROMO[me.index()]
+    } else {
+        mine & pos.kings
+    }
+}
+
+/// What the capture walk produces: every route, distinct moves, or only
+/// the number of distinct moves.
+const ALL_PATHS: u8 = 0;
+const DISTINCT: u8 = 1;
+const COUNT: u8 = 2;
+
+fn gen<R: Rules, const DEDUP: bool>(pos: &Position, list: &mut MoveList) {
+    list.0.clear();
+    if can_capture::<R>(pos) {
+        if DEDUP {
+            captures::<R, DISTINCT>(pos, list);
+        } else {
+            captures::<R, ALL_PATHS>(pos, list);
+        }
+    } else {
+        quiet_moves::<R>(pos, list);
+    }
+}
+
+fn count<R: Rules>(pos: &Position) -> usize {
+    if can_capture::<R>(pos) {
+        let mut list = MoveList::new();
+        return captures::<R, COUNT>(pos, &mut list);
+    }
+    let me = pos.side;
+    let empty = R::BOARD & !pos.occupied();
+    let kings = kings_of::<R>(pos, me);
+    let men = pos.pieces[me.index()] & !kings;
+    let [f1, f2] = forward(me);
+    let mut n = (shift(men, R::STEPS[f1]) & empty).count_ones()
+        + (shift(men, R::STEPS[f2]) & empty).count_ones();
+    if R::KING_QUIET {
+        let mut k = kings;
+        while k != 0 {
+            let sq = k & k.wrapping_neg();
+            k &= k - 1;
+            for step in R::STEPS {
+                let mut b = shift(sq, step) & empty;
+                while b != 0 {
+                    n += 1;
+                    b = shift(b, step) & empty;
+                }
+            }
+        }
+    }
+    n as usize
+}
+
+/// Whether any capture exists, by bitboard tests: men against adjacent enemy
+/// pieces with an empty square behind, kings along their rays.
+fn can_capture<R: Rules>(pos: &Position) -> bool {
+    let me = pos.side;
+    let opp = pos.pieces[me.opposite().index()];
+    let empty = R::BOARD & !pos.occupied();
+    let kings = kings_of::<R>(pos, me);
+    let men = pos.pieces[me.index()] & !kings;
+    for step in R::STEPS {
+        if shift(shift(men, step) & opp, step) & empty != 0 {
+            return true;
+        }
+    }
+    let mut k = kings;
+    while k != 0 {
+        let sq = k & k.wrapping_neg();
+        k &= k - 1;
+        for step in R::STEPS {
+            let mut b = shift(sq, step);
+            while b & empty != 0 {
+                b = shift(b, step);
+            }
+            if shift(b & opp, step) & empty != 0 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+fn quiet_moves<R: Rules>(pos: &Position, list: &mut MoveList) {
+    let me = pos.side;
+    let empty = R::BOARD & !pos.occupied();
+    let kings = kings_of::<R>(pos, me);
+    let men = pos.pieces[me.index()] & !kings;
+    let promo = R::PROMO[me.index()];
+    for d in forward(me) {
+        let step = R::STEPS[d];
+        let mut to = shift(men, step) & empty;
+        while to != 0 {
+            let t = bit(to);
+            to &= to - 1;
+            let from = (t as i32 - step) as u8;
+            // In the tower variants the crown is positional: no flag.
+            let promotes = !R::TOWERS && promo & (1u64 << t) != 0;
+            list.0.push(Move::quiet(from, t, promotes));
+        }
+    }
+    if R::KING_QUIET {
+        let mut k = kings;
+        while k != 0 {
+            let from = bit(k);
+            k &= k - 1;
+            for step in R::STEPS {
+                let mut b = shift(1u64 << from, step) & empty;
+                while b != 0 {
+                    list.0.push(Move::quiet(from, bit(b), false));
+                    b = shift(b, step) & empty;
+                }
+            }
+        }
+    }
+}
+
+/// Generate the captures (the side to move has one); returns how many
+/// distinct moves there are. In `COUNT` mode the men-and-kings variants
+/// only count them and leave `list` empty.
+fn captures<R: Rules, const MODE: u8>(pos: &Position, list: &mut MoveList) -> usize {
+    let me = pos.side;
+    let kings = kings_of::<R>(pos, me);
+    let all_mine = pos.pieces[me.index()];
+    let opp = pos.pieces[me.opposite().index()];
+    let empty = R::BOARD & !pos.occupied();
+    let men = all_mine & !kings;
+
+    // Men's first jumps, by direction: `jumps[d]` holds the men that can
+    // jump in direction d.
+    let mut jumps = [0u64; 4];
+    for (d, step) in R::STEPS.into_iter().enumerate() {
+        jumps[d] = men & shift(opp & shift(empty, -step), -step);
+    }
+    // Fast path (deferred removal only): a man whose every first jump ends
+    // the capture - no further jump from the landing square, no crowning
+    // mid-capture - makes one single-jump move per jump, with no walk. From
+    // the landing square a further jump can only go in a direction other
+    // than back, over pieces and onto squares the first jump did not
+    // change, so the test reads the board as it stands.
+    let mut simple = [0u64; 4];
+    let mut walkers = kings;
+    if R::TOWERS {
+        walkers |= jumps.iter().fold(0, |a, j| a | j);
+    } else {
+        let mut can_jump = [0u64; 4];
+        for (e, step) in R::STEPS.into_iter().enumerate() {
+            can_jump[e] = shift(opp & shift(empty, -step), -step);
+        }
+        for d in 0..4 {
+            let step = R::STEPS[d];
+            let land = shift(jumps[d], 2 * step);
+            // A jump in direction 3-d from the landing square would go back
+            // over the piece just jumped; any other direction counts.
+            let mut goes_on = 0;
+            for (e, cj) in can_jump.iter().enumerate() {
+                if e != 3 - d {
+                    goes_on |= land & cj;
+                }
+            }
+            if R::PROMOTE_MID {
+                goes_on |= land & R::PROMO[me.index()];
+            }
+            walkers |= shift(goes_on, -2 * step);
+        }
+        for d in 0..4 {
+            simple[d] = jumps[d] & !walkers;
+        }
+    }
+
+    let mut walk = Walk::<R, MODE> {
+        list,
+        keys: SmallVec::new(),
+        me,
+        from: 0,
+        mine: 0,
+        opp,
+        captured: 0,
+        // Only the tower variants read these.
+        towers: if R::TOWERS {
+            pos.towers
+        } else {
+            [0; crate::board::MAX_BITS]
+        },
+        path: [0; MAX_JUMPS],
+        jumped: [0; MAX_JUMPS],
+        n: 0,
+        best: 0,
+        start_king: false,
+        _rules: std::marker::PhantomData,
+    };
+    let simple_count: usize = simple.iter().map(|b| b.count_ones() as usize).sum();
+    if simple_count > 0 {
+        walk.best = 1;
+        if MODE != COUNT {
+            for (d, &movers) in simple.iter().enumerate() {
+                let step = R::STEPS[d];
+                let mut b = movers;
+                while b != 0 {
+                    let from = bit(b);
+                    b &= b - 1;
+                    let mid = (from as i32 + step) as u8;
+                    let to = (from as i32 + 2 * step) as u8;
+                    let mut mv = Move::quiet(from, to, R::PROMO[me.index()] & (1u64 << to) != 0);
+                    mv.jumps = 1;
+                    mv.captured = 1u64 << mid;
+                    mv.path[0] = to;
+                    mv.jumped[0] = mid;
+                    walk.list.0.push(mv);
+                }
+            }
+        }
+    }
+    while walkers != 0 {
+        let from = bit(walkers);
+        walkers &= walkers - 1;
+        // The capturer's start square is empty during its move.
+        walk.from = from;
+        walk.mine = all_mine & !(1u64 << from);
+        let king = kings & (1u64 << from) != 0;
+        walk.start_king = king;
+        if king {
+            walk.king_jumps(from, None);
+        } else {
+            walk.man_jumps(from, None);
+        }
+    }
+    if MODE == COUNT && !R::TOWERS {
+        // Under the majority rule a longer capture voids the single jumps.
+        let simple_kept = if walk.best > 1 { 0 } else { simple_count };
+        simple_kept + walk.keys.len()
+    } else {
+        walk.list.len()
+    }
+}
+
+/// The state of one capture walk.
+struct Walk<'a, R: Rules, const MODE: u8> {
+    list: &'a mut MoveList,
+    /// `COUNT` mode: the identity of each distinct capture found, as
+    /// (captured squares, from | to << 8 | crowned << 16).
+    keys: SmallVec<[(Bitboard, u32); 32]>,
+    me: Color,
+    from: u8,
+    /// Squares topped by the mover's colour, the capturer excluded.
+    mine: Bitboard,
+    /// Squares topped by the enemy (with deferred removal, jumped pieces too).
+    opp: Bitboard,
+    /// Deferred removal: the pieces jumped so far.
+    captured: Bitboard,
+    /// Tower variants: scratch tower counts.
+    towers: [u8; crate::board::MAX_BITS],
+    path: [u8; MAX_JUMPS],
+    jumped: [u8; MAX_JUMPS],
+    n: usize,
+    /// Majority rule: the longest capture found so far.
+    best: usize,
+    start_king: bool,
+    _rules: std::marker::PhantomData<R>,
+}
+
+/// What `take` changed, for `untake`.
+#[derive(Clone, Copy)]
+struct Taken {
+    sq: u8,
+    /// The tower's packed counts before the take.
+    counts: u8,
+}
+
+impl<R: Rules, const MODE: u8> Walk<'_, R, MODE> {
+    #[inline(always)]
+    fn empty(&self) -> Bitboard {
+        R::BOARD & !(self.mine | self.opp)
+    }
+
+    /// Enemy pieces that may be jumped now.
+    #[inline(always)]
+    fn jumpable(&self) -> Bitboard {
+        self.opp & !self.captured
+    }
+
+    /// Jump the piece on `sq` (a single-bit board), landing on `land`.
+    #[inline(always)]
+    fn take(&mut self, sq: Bitboard, land: u8) -> Taken {
+        let s = bit(sq);
+        let mut t = Taken { sq: s, counts: 0 };
+        if R::TOWERS {
+            let v = self.towers[s as usize];
+            t.counts = v;
+            let (own, other) = (v & 15, v >> 4);
+            if own > 1 {
+                self.towers[s as usize] = v - 1;
+            } else {
+                // The top checker was the last enemy one: the tower now
+                // belongs to the capturer's colour, or the square is empty.
+                self.opp &= !sq;
+                if other > 0 {
+                    self.mine |= sq;
+                }
+                self.towers[s as usize] = other;
+            }
+        } else {
+            self.captured |= sq;
+        }
+        self.path[self.n] = land;
+        self.jumped[self.n] = s;
+        self.n += 1;
+        t
+    }
+
+    #[inline(always)]
+    fn untake(&mut self, t: Taken) {
+        self.n -= 1;
+        let sq = 1u64 << t.sq;
+        if R::TOWERS {
+            self.towers[t.sq as usize] = t.counts;
+            self.opp |= sq;
+            self.mine &= !sq;
+        } else {
+            self.captured &= !sq;
+        }
+    }
+
+    /// The landing square of the last jump changes (a king choosing among
+    /// several landing squares beyond the same piece).
+    #[inline(always)]
+    fn reland(&mut self, land: u8) {
+        self.path[self.n - 1] = land;
+    }
+
+    /// Captures of a man standing on `sq`; `last` is the direction of the
+    /// jump that brought it there. Returns whether any jump was possible.
+    fn man_jumps(&mut self, sq: u8, last: Option<usize>) -> bool {
+        let mut found = false;
+        // Both are the same again after each take/untake pair below.
+        let (jumpable, empty) = (self.jumpable(), self.empty());
+        for d in 0..4 {
+            if last == Some(3 - d) {
+                continue;
+            }
+            let step = R::STEPS[d];
+            let mid = shift(1u64 << sq, step) & jumpable;
+            if mid == 0 {
+                continue;
+            }
+            let land = shift(mid, step) & empty;
+            if land == 0 {
+                continue;
+            }
+            found = true;
+            let l = bit(land);
+            let t = self.take(mid, l);
+            let crowned = land & R::PROMO[self.me.index()] != 0;
+            if crowned && R::PROMOTE_MID {
+                if !self.king_jumps(l, Some(d)) {
+                    self.record(l, true);
+                }
+            } else if !self.man_jumps(l, Some(d)) {
+                self.record(l, crowned);
+            }
+            self.untake(t);
+        }
+        found
+    }
+
+    /// Captures of a king standing on `sq`. Returns whether any jump was
+    /// possible.
+    fn king_jumps(&mut self, sq: u8, last: Option<usize>) -> bool {
+        let mut found = false;
+        for d in 0..4 {
+            if last == Some(3 - d) {
+                continue;
+            }
+            let step = R::STEPS[d];
+            let empty = self.empty();
+            let mut b = shift(1u64 << sq, step);
+            while b & empty != 0 {
+                b = shift(b, step);
+            }
+            let victim = b & self.jumpable();
+            if victim == 0 {
+                continue;
+            }
+            let mut land = shift(victim, step) & empty;
+            if land == 0 {
+                continue;
+            }
+            found = true;
+            let t = self.take(victim, bit(land));
+            // Landing squares from which the capture cannot go on; recorded
+            // only if no landing square lets it go on.
+            let mut stops: Bitboard = 0;
+            let mut goes_on = false;
+            while land != 0 {
+                let l = bit(land);
+                self.reland(l);
+                if self.king_jumps(l, Some(d)) {
+                    goes_on = true;
+                } else {
+                    stops |= land;
+                }
+                // Squares beyond a landing square: still empty after the take.
+                land = shift(land, step) & self.empty();
+            }
+            if !goes_on {
+                while stops != 0 {
+                    let l = bit(stops);
+                    stops &= stops - 1;
+                    self.reland(l);
+                    self.record(l, true);
+                }
+            }
+            self.untake(t);
+        }
+        found
+    }
+
+    /// A capture ends on `to`; `is_king` tells whether the mover is a king
+    /// there (used for the crowning flag of men-and-kings variants).
+    fn record(&mut self, to: u8, is_king: bool) {
+        let counting = MODE == COUNT && !R::TOWERS;
+        if R::MAJORITY {
+            if self.n < self.best {
+                return;
+            }
+            if self.n > self.best {
+                self.best = self.n;
+                self.list.0.clear();
+                self.keys.clear();
+            }
+        }
+        let promotes = !R::TOWERS && is_king && !self.start_king;
+        if counting {
+            // Deferred removal: the captured set is the jumped squares.
+            let key = (
+                self.captured,
+                self.from as u32 | (to as u32) << 8 | (promotes as u32) << 16,
+            );
+            if !self.keys.contains(&key) {
+                self.keys.push(key);
+            }
+            return;
+        }
+        let mut captured = 0u64;
+        for &s in &self.jumped[..self.n] {
+            captured |= 1u64 << s;
+        }
+        let mv = Move {
+            from: self.from,
+            to,
+            jumps: self.n as u8,
+            promotes,
+            captured,
+            path: self.path,
+            jumped: self.jumped,
+        };
+        if MODE != ALL_PATHS && self.list.iter().any(|m| m.same_result(&mv)) {
+            return;
+        }
+        self.list.0.push(mv);
+    }
+}

@@ -1,0 +1,56 @@
+//! Perft: the number of leaf positions `depth` plies deep, distinct moves
+//! only (the rule book's convention), serial or split across threads with
+//! rayon.
+
+use crate::movegen;
+use crate::moves::MoveList;
+use crate::position::Position;
+use rayon::prelude::*;
+
+/// Perft of `pos` to `depth`, on the calling thread.
+pub fn perft(pos: &Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => movegen::count_moves(pos) as u64,
+        _ => {
+            let mut list = MoveList::new();
+            movegen::generate(pos, &mut list);
+            list.iter().map(|m| perft(&pos.play(m), depth - 1)).sum()
+        }
+    }
+}
+
+/// Perft of `pos` to `depth` on rayon's thread pool: the tree is split two
+/// plies deep so the work divides evenly.
+pub fn perft_parallel(pos: &Position, depth: u32) -> u64 {
+    if depth <= 3 {
+        return perft(pos, depth);
+    }
+    let mut tasks = Vec::new();
+    for m in pos.legal_moves().iter() {
+        let child = pos.play(m);
+        for m2 in child.legal_moves().iter() {
+            tasks.push(child.play(m2));
+        }
+    }
+    tasks.par_iter().map(|p| perft(p, depth - 2)).sum()
+}
+
+/// Perft of each root move: `(move, count)` in generation order.
+pub fn divide(pos: &Position, depth: u32, parallel: bool) -> Vec<(crate::Move, u64)> {
+    let moves = pos.legal_moves();
+    let sub = depth.saturating_sub(1);
+    let count = |m: &crate::Move| {
+        let child = pos.play(m);
+        if parallel {
+            perft_parallel(&child, sub)
+        } else {
+            perft(&child, sub)
+        }
+    };
+    if parallel {
+        moves.par_iter().map(|m| (*m, count(m))).collect()
+    } else {
+        moves.iter().map(|m| (*m, count(m))).collect()
+    }
+}

@@ -1,0 +1,324 @@
+//! A position: side to move, the pieces, towers and the Zobrist key; make.
+//!
+//! Ownership lives in two colour bitboards (for towers: the colour of the top
+//! checker), so generation is bitboard work. Men-and-kings variants keep a
+//! king bitboard; tower variants keep each tower's `own` and `other` counts
+//! per square, and a tower's king status is positional (on its owner's
+//! promotion rank), never stored.
+//!
+//! ```
+//! use shashki::{Position, Variant};
+//! let pos = Position::start(Variant::Russian);
+//! let moves = pos.legal_moves();
+//! assert_eq!(moves.len(), 7);
+//! let next = pos.play(&moves[0]);
+//! assert_eq!(next.key(), next.compute_key());
+//! ```
+
+use crate::board::{squares, Bitboard, Color, Geometry, Square, MAX_BITS};
+use crate::moves::{Move, MoveList};
+use crate::variant::Variant;
+use crate::zobrist::KEYS;
+
+/// A tower of the tower variants: `own` checkers of `owner`'s colour on top of
+/// `other` checkers of the other colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Tower {
+    pub owner: Color,
+    pub own: u8,
+    pub other: u8,
+}
+
+impl Tower {
+    /// Total checkers in the tower.
+    pub fn height(&self) -> u32 {
+        self.own as u32 + self.other as u32
+    }
+}
+
+/// What stands on a square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Piece {
+    /// Russian/Brazilian man.
+    Man(Color),
+    /// Russian/Brazilian king.
+    King(Color),
+    /// A tower of the tower variants (a king when it stands on its owner's
+    /// promotion rank).
+    Tower(Tower),
+}
+
+impl Piece {
+    /// The owner (for a tower, the colour of its top checker).
+    pub fn color(&self) -> Color {
+        match *self {
+            Piece::Man(c) | Piece::King(c) => c,
+            Piece::Tower(t) => t.owner,
+        }
+    }
+}
+
+/// A position of one of the variants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    pub(crate) variant: Variant,
+    pub(crate) side: Color,
+    pub(crate) pieces: [Bitboard; 2],
+    pub(crate) kings: Bitboard,
+    /// Tower variants: per square, `own | other << 4` (each count <= 15).
+    pub(crate) towers: [u8; MAX_BITS],
+    pub(crate) key: u64,
+}
+
+impl Position {
+    /// An empty board of `variant` with `side` to move.
+    pub fn empty(variant: Variant, side: Color) -> Position {
+        let mut p = Position {
+            variant,
+            side,
+            pieces: [0; 2],
+            kings: 0,
+            towers: [0; MAX_BITS],
+            key: 0,
+        };
+        p.key = p.compute_key();
+        p
+    }
+
+    /// The start position of `variant`.
+    pub fn start(variant: Variant) -> Position {
+        crate::fen::parse_position(variant, variant.start_fen())
+            .expect("start position text is valid")
+    }
+
+    /// The variant.
+    #[inline]
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The board shape.
+    #[inline]
+    pub fn geometry(&self) -> Geometry {
+        self.variant.geometry()
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// Squares owned by `color` (for towers: topped by `color`).
+    #[inline]
+    pub fn pieces(&self, color: Color) -> Bitboard {
+        self.pieces[color.index()]
+    }
+
+    /// All occupied squares.
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.pieces[0] | self.pieces[1]
+    }
+
+    /// Kings of both colours. For towers: those on their owner's promotion rank.
+    #[inline]
+    pub fn kings(&self) -> Bitboard {
+        if self.variant.is_tower() {
+            let g = self.geometry();
+            (self.pieces[0] & g.promotion_mask(Color::White))
+                | (self.pieces[1] & g.promotion_mask(Color::Black))
+        } else {
+            self.kings
+        }
+    }
+
+    /// Tower variants: the `(own, other)` counts on `sq` ((0, 0) if empty).
+    #[inline(always)]
+    pub(crate) fn counts(&self, sq: Square) -> (u8, u8) {
+        let v = self.towers[sq.index()];
+        (v & 15, v >> 4)
+    }
+
+    #[inline(always)]
+    pub(crate) fn set_counts(&mut self, sq: Square, own: u8, other: u8) {
+        self.towers[sq.index()] = own | other << 4;
+    }
+
+    /// The Zobrist key, maintained incrementally.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// What stands on `sq`.
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        let color = if self.pieces[0] & sq.bb() != 0 {
+            Color::White
+        } else if self.pieces[1] & sq.bb() != 0 {
+            Color::Black
+        } else {
+            return None;
+        };
+        Some(if self.variant.is_tower() {
+            Piece::Tower(Tower {
+                owner: color,
+                own: self.counts(sq).0,
+                other: self.counts(sq).1,
+            })
+        } else if self.kings & sq.bb() != 0 {
+            Piece::King(color)
+        } else {
+            Piece::Man(color)
+        })
+    }
+
+    /// Number of checkers of `color` on the board (for towers: in all towers).
+    pub fn checker_count(&self, color: Color) -> u32 {
+        if !self.variant.is_tower() {
+            return self.pieces[color.index()].count_ones();
+        }
+        squares(self.occupied())
+            .map(|sq| {
+                let (own, other) = self.counts(sq);
+                let (own, other) = (own as u32, other as u32);
+                if self.pieces[color.index()] & sq.bb() != 0 {
+                    own
+                } else {
+                    other
+                }
+            })
+            .sum()
+    }
+
+    /// The Adiyukh count `(white, black)`: each side scores every checker, of
+    /// either colour, on the opponent's half of the board. For the other
+    /// variants, each side's number of pieces on the opponent's half.
+    pub fn half_board_score(&self) -> (u32, u32) {
+        let g = self.geometry();
+        let count = |mask: Bitboard| -> u32 {
+            squares(self.occupied() & mask)
+                .map(|sq| {
+                    if self.variant.is_tower() {
+                        let (own, other) = self.counts(sq);
+                        own as u32 + other as u32
+                    } else {
+                        1
+                    }
+                })
+                .sum()
+        };
+        (
+            count(g.scoring_half(Color::White)),
+            count(g.scoring_half(Color::Black)),
+        )
+    }
+
+    /// Put a piece on an empty square (used by the position parser). The key
+    /// is updated.
+    pub(crate) fn put(&mut self, sq: Square, piece: Piece) {
+        debug_assert!(self.occupied() & sq.bb() == 0);
+        let color = piece.color();
+        self.pieces[color.index()] |= sq.bb();
+        match piece {
+            Piece::Man(c) => self.key ^= KEYS.piece(c, false, sq),
+            Piece::King(c) => {
+                self.kings |= sq.bb();
+                self.key ^= KEYS.piece(c, true, sq);
+            }
+            Piece::Tower(t) => {
+                self.set_counts(sq, t.own, t.other);
+                self.key ^= KEYS.tower(t.owner, t.own, t.other, sq);
+            }
+        }
+    }
+
+    /// The key computed from scratch (a check on the incremental one).
+    pub fn compute_key(&self) -> u64 {
+        let mut key = if self.side == Color::Black {
+            KEYS.side
+        } else {
+            0
+        };
+        for color in [Color::White, Color::Black] {
+            for sq in squares(self.pieces[color.index()]) {
+                key ^= if self.variant.is_tower() {
+                    {
+                        let (own, other) = self.counts(sq);
+                        KEYS.tower(color, own, other, sq)
+                    }
+                } else {
+                    KEYS.piece(color, self.kings & sq.bb() != 0, sq)
+                };
+            }
+        }
+        key
+    }
+
+    /// All legal moves (distinct moves only).
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        crate::movegen::generate(self, &mut list);
+        list
+    }
+
+    /// The position after `mv`, which must be legal here.
+    #[inline]
+    pub fn play(&self, mv: &Move) -> Position {
+        let mut p = *self;
+        p.make(mv);
+        p
+    }
+
+    /// Play `mv`, which must be legal here, in place. Copy the position first
+    /// to undo (copy-make: a position is a small plain value).
+    pub fn make(&mut self, mv: &Move) {
+        let me = self.side;
+        let them = me.opposite();
+        let (from, to) = (mv.from(), mv.to());
+        let keys = &KEYS;
+        if self.variant.is_tower() {
+            let (own, other) = self.counts(from);
+            self.key ^= keys.tower(me, own, other, from);
+            self.pieces[me.index()] &= !from.bb();
+            self.set_counts(from, 0, 0);
+            for sq in mv.jumped() {
+                let (a, b) = self.counts(sq);
+                self.key ^= keys.tower(them, a, b, sq);
+                if a > 1 {
+                    self.set_counts(sq, a - 1, b);
+                    self.key ^= keys.tower(them, a - 1, b, sq);
+                } else {
+                    self.pieces[them.index()] &= !sq.bb();
+                    self.set_counts(sq, b, 0);
+                    if b > 0 {
+                        self.pieces[me.index()] |= sq.bb();
+                        self.key ^= keys.tower(me, b, 0, sq);
+                    }
+                }
+            }
+            let other = other + mv.jumps;
+            self.set_counts(to, own, other);
+            self.pieces[me.index()] |= to.bb();
+            self.key ^= keys.tower(me, own, other, to);
+        } else {
+            let was_king = self.kings & from.bb() != 0;
+            let is_king = was_king || mv.promotes;
+            self.key ^= keys.piece(me, was_king, from);
+            self.pieces[me.index()] &= !from.bb();
+            self.kings &= !from.bb();
+            for sq in squares(mv.captured) {
+                self.key ^= keys.piece(them, self.kings & sq.bb() != 0, sq);
+            }
+            self.pieces[them.index()] &= !mv.captured;
+            self.kings &= !mv.captured;
+            self.pieces[me.index()] |= to.bb();
+            if is_king {
+                self.kings |= to.bb();
+            }
+            self.key ^= keys.piece(me, is_king, to);
+        }
+        self.side = them;
+        self.key ^= keys.side;
+    }
+}
