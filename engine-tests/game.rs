@@ -63,7 +63,7 @@ fn replay(short: bool) {
             legal.iter().any(|m| m.is_capture()),
             "half-move {text}"
         );
-        assert!(legal.iter().any(|m| *m == mv));
+        assert!(legal.contains(&mv));
     }
     let end = game.outcome().expect("the game is over after 15. d8:a5");
     assert_eq!(game.position().side_to_move(), shashki::Color::Black);

@@ -11,6 +11,7 @@
 //! ```
 
 pub mod board;
+pub mod diagram;
 pub mod fen;
 pub mod game;
 pub mod movegen;

@@ -77,41 +77,100 @@ const ALL_PATHS: u8 = 0;
 const DISTINCT: u8 = 1;
 const COUNT: u8 = 2;
 
-fn gen<R: Rules, const DEDUP: bool>(pos: &Position, list: &mut MoveList) {
-    list.0.clear();
-    if can_capture::<R>(pos) {
-        if DEDUP {
-            captures::<R, DISTINCT>(pos, list);
-        } else {
-            captures::<R, ALL_PATHS>(pos, list);
-        }
-    } else {
-        quiet_moves::<R>(pos, list);
-    }
+/// What every generation step starts from.
+struct Board {
+    me: Color,
+    empty: Bitboard,
+    opp: Bitboard,
+    kings: Bitboard,
+    men: Bitboard,
+    /// `jumps[d]`: the men that can make a first jump in direction `d`.
+    jumps: [Bitboard; 4],
 }
 
-fn count<R: Rules>(pos: &Position) -> usize {
-    if can_capture::<R>(pos) {
-        let mut list = MoveList::new();
-        return captures::<R, COUNT>(pos, &mut list);
-    }
+#[inline(always)]
+fn board<R: Rules>(pos: &Position) -> Board {
     let me = pos.side;
+    let opp = pos.pieces[me.opposite().index()];
     let empty = R::BOARD & !pos.occupied();
     let kings = kings_of::<R>(pos, me);
     let men = pos.pieces[me.index()] & !kings;
-    let [f1, f2] = forward(me);
-    let mut n = (shift(men, R::STEPS[f1]) & empty).count_ones()
-        + (shift(men, R::STEPS[f2]) & empty).count_ones();
-    if R::KING_QUIET {
-        let mut k = kings;
+    let mut jumps = [0u64; 4];
+    for (d, step) in R::STEPS.into_iter().enumerate() {
+        jumps[d] = men & shift(opp & shift(empty, -step), -step);
+    }
+    Board {
+        me,
+        empty,
+        opp,
+        kings,
+        men,
+        jumps,
+    }
+}
+
+impl Board {
+    /// Whether the side to move has a capture.
+    #[inline(always)]
+    fn must_capture<R: Rules>(&self) -> bool {
+        self.jumps.iter().any(|&j| j != 0) || self.king_can_capture::<R>()
+    }
+
+    /// Whether some king can capture: along each ray, the first piece met is
+    /// an enemy one with an empty square behind it.
+    #[inline(always)]
+    fn king_can_capture<R: Rules>(&self) -> bool {
+        let mut k = self.kings;
         while k != 0 {
             let sq = k & k.wrapping_neg();
             k &= k - 1;
             for step in R::STEPS {
-                let mut b = shift(sq, step) & empty;
-                while b != 0 {
+                let mut b = shift(sq, step);
+                while b & self.empty != 0 {
+                    b = shift(b, step);
+                }
+                if shift(b & self.opp, step) & self.empty != 0 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
+pub(crate) fn gen<R: Rules, const DEDUP: bool>(pos: &Position, list: &mut MoveList) {
+    list.0.clear();
+    let b = board::<R>(pos);
+    if b.must_capture::<R>() {
+        if DEDUP {
+            captures::<R, DISTINCT>(pos, &b, list);
+        } else {
+            captures::<R, ALL_PATHS>(pos, &b, list);
+        }
+    } else {
+        quiet_moves::<R>(&b, list);
+    }
+}
+
+pub(crate) fn count<R: Rules>(pos: &Position) -> usize {
+    let b = board::<R>(pos);
+    if b.must_capture::<R>() {
+        let mut list = MoveList::new();
+        return captures::<R, COUNT>(pos, &b, &mut list);
+    }
+    let [f1, f2] = forward(b.me);
+    let mut n = (shift(b.men, R::STEPS[f1]) & b.empty).count_ones()
+        + (shift(b.men, R::STEPS[f2]) & b.empty).count_ones();
+    if R::KING_QUIET {
+        let mut k = b.kings;
+        while k != 0 {
+            let sq = k & k.wrapping_neg();
+            k &= k - 1;
+            for step in R::STEPS {
+                let mut t = shift(sq, step) & b.empty;
+                while t != 0 {
                     n += 1;
-                    b = shift(b, step) & empty;
+                    t = shift(t, step) & b.empty;
                 }
             }
         }
@@ -119,41 +178,12 @@ fn count<R: Rules>(pos: &Position) -> usize {
     n as usize
 }
 
-/// Whether any capture exists, by bitboard tests: men against adjacent enemy
-/// pieces with an empty square behind, kings along their rays.
 fn can_capture<R: Rules>(pos: &Position) -> bool {
-    let me = pos.side;
-    let opp = pos.pieces[me.opposite().index()];
-    let empty = R::BOARD & !pos.occupied();
-    let kings = kings_of::<R>(pos, me);
-    let men = pos.pieces[me.index()] & !kings;
-    for step in R::STEPS {
-        if shift(shift(men, step) & opp, step) & empty != 0 {
-            return true;
-        }
-    }
-    let mut k = kings;
-    while k != 0 {
-        let sq = k & k.wrapping_neg();
-        k &= k - 1;
-        for step in R::STEPS {
-            let mut b = shift(sq, step);
-            while b & empty != 0 {
-                b = shift(b, step);
-            }
-            if shift(b & opp, step) & empty != 0 {
-                return true;
-            }
-        }
-    }
-    false
+    board::<R>(pos).must_capture::<R>()
 }
 
-fn quiet_moves<R: Rules>(pos: &Position, list: &mut MoveList) {
-    let me = pos.side;
-    let empty = R::BOARD & !pos.occupied();
-    let kings = kings_of::<R>(pos, me);
-    let men = pos.pieces[me.index()] & !kings;
+fn quiet_moves<R: Rules>(b: &Board, list: &mut MoveList) {
+    let (me, empty, kings, men) = (b.me, b.empty, b.kings, b.men);
     let promo = R::PROMO[me.index()];
     for d in forward(me) {
         let step = R::STEPS[d];
@@ -186,20 +216,9 @@ fn quiet_moves<R: Rules>(pos: &Position, list: &mut MoveList) {
 /// Generate the captures (the side to move has one); returns how many
 /// distinct moves there are. In `COUNT` mode the men-and-kings variants
 /// only count them and leave `list` empty.
-fn captures<R: Rules, const MODE: u8>(pos: &Position, list: &mut MoveList) -> usize {
-    let me = pos.side;
-    let kings = kings_of::<R>(pos, me);
+fn captures<R: Rules, const MODE: u8>(pos: &Position, b: &Board, list: &mut MoveList) -> usize {
+    let (me, kings, opp, empty, jumps) = (b.me, b.kings, b.opp, b.empty, b.jumps);
     let all_mine = pos.pieces[me.index()];
-    let opp = pos.pieces[me.opposite().index()];
-    let empty = R::BOARD & !pos.occupied();
-    let men = all_mine & !kings;
-
-    // Men's first jumps, by direction: `jumps[d]` holds the men that can
-    // jump in direction d.
-    let mut jumps = [0u64; 4];
-    for (d, step) in R::STEPS.into_iter().enumerate() {
-        jumps[d] = men & shift(opp & shift(empty, -step), -step);
-    }
     // Fast path (deferred removal only): a man whose every first jump ends
     // the capture - no further jump from the landing square, no crowning
     // mid-capture - makes one single-jump move per jump, with no walk. From
@@ -215,9 +234,8 @@ fn captures<R: Rules, const MODE: u8>(pos: &Position, list: &mut MoveList) -> us
         for (e, step) in R::STEPS.into_iter().enumerate() {
             can_jump[e] = shift(opp & shift(empty, -step), -step);
         }
-        for d in 0..4 {
-            let step = R::STEPS[d];
-            let land = shift(jumps[d], 2 * step);
+        for (d, (&movers, step)) in jumps.iter().zip(R::STEPS).enumerate() {
+            let land = shift(movers, 2 * step);
             // A jump in direction 3-d from the landing square would go back
             // over the piece just jumped; any other direction counts.
             let mut goes_on = 0;
@@ -258,6 +276,9 @@ fn captures<R: Rules, const MODE: u8>(pos: &Position, list: &mut MoveList) -> us
         _rules: std::marker::PhantomData,
     };
     let simple_count: usize = simple.iter().map(|b| b.count_ones() as usize).sum();
+    if MODE == COUNT && !R::TOWERS && walkers == 0 {
+        return simple_count;
+    }
     if simple_count > 0 {
         walk.best = 1;
         if MODE != COUNT {

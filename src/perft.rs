@@ -5,17 +5,30 @@
 use crate::movegen;
 use crate::moves::MoveList;
 use crate::position::Position;
+use crate::variant::{with_rules, Rules};
 use rayon::prelude::*;
 
 /// Perft of `pos` to `depth`, on the calling thread.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
+    with_rules!(pos.variant(), R => perft_with::<R>(pos, depth))
+}
+
+/// Perft for a known variant: the recursion calls the generator and make
+/// of that variant directly. The last ply is counted, not played.
+fn perft_with<R: Rules>(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
-        1 => movegen::count_moves(pos) as u64,
+        1 => movegen::count::<R>(pos) as u64,
         _ => {
             let mut list = MoveList::new();
-            movegen::generate(pos, &mut list);
-            list.iter().map(|m| perft(&pos.play(m), depth - 1)).sum()
+            movegen::gen::<R, true>(pos, &mut list);
+            let mut total = 0;
+            for m in list.iter() {
+                let mut child = *pos;
+                child.make_with::<R>(m);
+                total += perft_with::<R>(&child, depth - 1);
+            }
+            total
         }
     }
 }

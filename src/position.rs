@@ -17,7 +17,7 @@
 
 use crate::board::{squares, Bitboard, Color, Geometry, Square, MAX_BITS};
 use crate::moves::{Move, MoveList};
-use crate::variant::Variant;
+use crate::variant::{with_rules, Rules, Variant};
 use crate::zobrist::KEYS;
 
 /// A tower of the tower variants: `own` checkers of `owner`'s colour on top of
@@ -273,11 +273,17 @@ impl Position {
     /// Play `mv`, which must be legal here, in place. Copy the position first
     /// to undo (copy-make: a position is a small plain value).
     pub fn make(&mut self, mv: &Move) {
+        with_rules!(self.variant, R => self.make_with::<R>(mv))
+    }
+
+    /// `make` for a known variant (the hot loops call this directly).
+    #[inline(always)]
+    pub(crate) fn make_with<R: Rules>(&mut self, mv: &Move) {
         let me = self.side;
         let them = me.opposite();
         let (from, to) = (mv.from(), mv.to());
         let keys = &KEYS;
-        if self.variant.is_tower() {
+        if R::TOWERS {
             let (own, other) = self.counts(from);
             self.key ^= keys.tower(me, own, other, from);
             self.pieces[me.index()] &= !from.bb();

@@ -8,13 +8,16 @@
 
 use crate::board::{Color, Square, MAX_BITS};
 
+/// Inner table size: a power of two, so `sq & 63` needs no bounds check.
+const SQ: usize = 64;
+
 /// Largest count of one colour in one tower, plus one.
 pub const MAX_COUNT: usize = 16;
 
 pub(crate) struct Keys {
-    piece: [[[u64; MAX_BITS]; 2]; 2],
-    tower_top: [[[u64; MAX_BITS]; MAX_COUNT]; 2],
-    tower_under: [[u64; MAX_BITS]; MAX_COUNT],
+    piece: [[[u64; SQ]; 2]; 2],
+    tower_top: [[[u64; SQ]; MAX_COUNT]; 2],
+    tower_under: [[u64; SQ]; MAX_COUNT],
     pub(crate) side: u64,
 }
 
@@ -31,9 +34,9 @@ const fn splitmix(state: u64) -> (u64, u64) {
 const fn make_keys() -> Keys {
     let mut s = 0x5348_4153_484B_4921u64; // "SHASHKI!"
     let mut k = Keys {
-        piece: [[[0; MAX_BITS]; 2]; 2],
-        tower_top: [[[0; MAX_BITS]; MAX_COUNT]; 2],
-        tower_under: [[0; MAX_BITS]; MAX_COUNT],
+        piece: [[[0; SQ]; 2]; 2],
+        tower_top: [[[0; SQ]; MAX_COUNT]; 2],
+        tower_under: [[0; SQ]; MAX_COUNT],
         side: 0,
     };
     let mut sq = 0;
@@ -77,7 +80,7 @@ impl Keys {
     /// Key of a man or king.
     #[inline(always)]
     pub(crate) fn piece(&self, color: Color, king: bool, sq: Square) -> u64 {
-        self.piece[color.index()][king as usize][sq.index()]
+        self.piece[color.index()][king as usize][sq.index() & (SQ - 1)]
     }
 
     /// Key of a tower.
