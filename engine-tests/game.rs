@@ -87,17 +87,6 @@ fn adiyukh_example_game_short_notation_replays_to_17_7() {
     replay(true);
 }
 
-#[test]
-fn both_notations_give_the_same_moves() {
-    let (full, short) = (example_game(false), example_game(true));
-    let (mut a, mut b) = (Game::new(Variant::Adiyukh64), Game::new(Variant::Adiyukh64));
-    for (f, s) in full.iter().zip(&short) {
-        let (ma, mb) = (a.play_text(f).unwrap(), b.play_text(s).unwrap());
-        assert_eq!(ma, mb, "{f} vs {s}");
-    }
-    assert_eq!(a.position(), b.position());
-}
-
 fn game_at(variant: Variant, text: &str) -> Game {
     Game::from_text(variant, text).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
