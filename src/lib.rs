@@ -12,6 +12,7 @@
 
 pub mod board;
 pub mod diagram;
+pub mod eval;
 pub mod fen;
 pub mod game;
 pub mod movegen;
@@ -19,7 +20,10 @@ pub mod moves;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod search;
+pub mod tt;
 pub mod variant;
+pub mod weights;
 mod zobrist;
 
 pub use board::{Color, Square};

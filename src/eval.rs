@@ -1,0 +1,699 @@
+//! Static evaluation.
+//!
+//! * Russian and Brazilian: centi-men (a man = 100) from the side to move's
+//!   point of view: material, advancement, centre, back-rank guard, flank
+//!   balance, runaway men, king mobility and the main road, then trading
+//!   down when ahead and the drawn king endings.
+//! * Adiyukh: hundredths of a point of the expected final score difference
+//!   (side to move minus opponent). The current half-board count is the
+//!   baseline; tower composition, towers that can still cross the middle,
+//!   kings, mobility and running out of moves adjust it. A position where
+//!   the side to move has no move is scored exactly (the game is over).
+//!
+//! Symmetry is built in: each side's terms are computed by the same code on
+//! that side's own view of the board (Black's pieces are seen after turning
+//! the board 180 degrees, which in the ghost layout is a bit reversal), so
+//! a position and its colour-flipped mirror always get the same score.
+//!
+//! The evaluation never allocates; [`breakdown`] runs the same code and
+//! records each term.
+//!
+//! ```
+//! use shashki::{eval, Position, Variant};
+//! for v in Variant::ALL {
+//!     assert_eq!(eval::evaluate(&Position::start(v)), 0);
+//! }
+//! ```
+
+use crate::board::{shift, Color, Geometry, MAX_BITS};
+use crate::position::Position;
+use crate::variant::Variant;
+use crate::weights::Weights;
+
+/// Static evaluation from the side to move's point of view, in centi-men for
+/// russian/brazilian (a man = 100), and for the Adiyukh variants in hundredths
+/// of a point of the expected final score difference (side to move minus
+/// opponent), e.g. +1000 = expected to win by 10 checkers (17:7).
+#[inline]
+pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_with(pos, Weights::for_variant(pos.variant()))
+}
+
+/// [`evaluate`] with the weights given explicitly.
+#[inline]
+pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
+    let white = white_score(pos, w, &mut NoRecord);
+    match pos.side_to_move() {
+        Color::White => white,
+        Color::Black => -white,
+    }
+}
+
+/// A breakdown for humans: each term as White's value minus Black's (and the
+/// adjustments applied to the sum), then `("total", score from White's view)`.
+pub fn breakdown(pos: &Position) -> Vec<(&'static str, i32)> {
+    let mut out = Vec::with_capacity(16);
+    let total = white_score(pos, Weights::for_variant(pos.variant()), &mut out);
+    out.push(("total", total));
+    out
+}
+
+/// Where the terms go: nowhere in the hot path, into a vector for
+/// [`breakdown`].
+trait Record {
+    fn term(&mut self, name: &'static str, value: i32);
+}
+
+struct NoRecord;
+
+impl Record for NoRecord {
+    #[inline(always)]
+    fn term(&mut self, _: &'static str, _: i32) {}
+}
+
+impl Record for Vec<(&'static str, i32)> {
+    fn term(&mut self, name: &'static str, value: i32) {
+        self.push((name, value));
+    }
+}
+
+#[inline(always)]
+fn white_score<R: Record>(pos: &Position, w: &Weights, rec: &mut R) -> i32 {
+    match pos.variant() {
+        Variant::Russian | Variant::Brazilian => men_eval(pos, w, &T64, rec),
+        Variant::Adiyukh64 => tower_eval(pos, w, &T64, rec),
+        Variant::Adiyukh80 => tower_eval(pos, w, &T80, rec),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Board tables, all from White's side (the "own view" of either colour).
+
+/// Precomputed masks of one board shape.
+struct Tables {
+    /// Bits spanned by the layout (36 or 44): turning the board 180 degrees
+    /// maps bit `b` to `bits - 1 - b`.
+    bits: u32,
+    /// Dark squares per rank (the north-west step).
+    half: i32,
+    board: u64,
+    ranks: [u64; 8],
+    rank_of: [u8; MAX_BITS],
+    /// The squares a man could pass on its way to the crown: the forward
+    /// triangle (every square ahead within the diagonals).
+    cone: [u64; MAX_BITS],
+    /// c3 e3 d4 f4 c5 e5 d6 f6 on 8x8.
+    center: u64,
+    /// The left half of the files (a-d on 8x8).
+    left: u64,
+    /// The long diagonal from a1.
+    main_road: u64,
+    /// c1 and e1.
+    key_back: u64,
+}
+
+const fn tables(g: Geometry) -> Tables {
+    let files = g.files();
+    let mut t = Tables {
+        bits: g.half as u32 * 8 + 4,
+        half: g.half as i32,
+        board: g.board_mask(),
+        ranks: [0; 8],
+        rank_of: [0; MAX_BITS],
+        cone: [0; MAX_BITS],
+        center: 0,
+        left: 0,
+        main_road: 0,
+        key_back: 0,
+    };
+    let mut r = 0u8;
+    while r < 8 {
+        t.ranks[r as usize] = g.rank_mask(r);
+        let mut f = 0u8;
+        while f < files {
+            if let Some(sq) = g.square(f, r) {
+                let bb = sq.bb();
+                t.rank_of[sq.0 as usize] = r;
+                if f >= 2 && f <= 5 && r >= 2 && r <= 5 {
+                    t.center |= bb;
+                }
+                if f < files / 2 {
+                    t.left |= bb;
+                }
+                if f == r {
+                    t.main_road |= bb;
+                }
+                if r == 0 && (f == 2 || f == 4) {
+                    t.key_back |= bb;
+                }
+                let mut cone = 0u64;
+                let mut r2 = r + 1;
+                while r2 < 8 {
+                    let d = r2 - r;
+                    let mut f2 = 0u8;
+                    while f2 < files {
+                        let near = if f2 > f { f2 - f <= d } else { f - f2 <= d };
+                        if near {
+                            if let Some(s2) = g.square(f2, r2) {
+                                cone |= s2.bb();
+                            }
+                        }
+                        f2 += 1;
+                    }
+                    r2 += 1;
+                }
+                t.cone[sq.0 as usize] = cone;
+            }
+            f += 1;
+        }
+        r += 1;
+    }
+    t
+}
+
+static T64: Tables = tables(Geometry::BOARD_64);
+static T80: Tables = tables(Geometry::BOARD_80);
+
+/// The board turned 180 degrees: Black's own view.
+#[inline(always)]
+fn flip(b: u64, t: &Tables) -> u64 {
+    b.reverse_bits() >> (64 - t.bits)
+}
+
+#[inline(always)]
+fn pop(b: u64) -> i32 {
+    b.count_ones() as i32
+}
+
+// ---------------------------------------------------------------------------
+// Russian and Brazilian.
+
+const MEN_TERMS: [&str; 8] = [
+    "material",
+    "advancement",
+    "centre",
+    "back rank guard",
+    "balance",
+    "runaway men",
+    "king mobility",
+    "main road",
+];
+
+/// Pieces on the board at the start (24): the scale of the phase terms.
+const START_PIECES: i32 = 24;
+
+/// One side's own view of the board (it moves north).
+struct View {
+    men: u64,
+    kings: u64,
+    /// Every enemy piece.
+    opp: u64,
+    opp_kings: u64,
+    empty: u64,
+}
+
+/// One side's terms; `phase` is the number of pieces on the board.
+#[inline(always)]
+fn men_side(t: &Tables, w: &Weights, v: View, phase: i32) -> [i32; 8] {
+    let View {
+        men,
+        kings,
+        opp,
+        opp_kings,
+        empty,
+    } = v;
+    let material = w.man * pop(men) + w.king * pop(kings);
+
+    let adv_w = [
+        w.adv_rank2,
+        w.adv_rank3,
+        w.adv_rank4,
+        w.adv_rank5,
+        w.adv_rank6,
+        w.adv_rank7,
+    ];
+    let mut advancement = 0;
+    for (i, a) in adv_w.iter().enumerate() {
+        advancement += a * pop(men & t.ranks[i + 1]);
+    }
+
+    let centre = w.center * pop(men & t.center);
+
+    let back = pop(men & t.ranks[0]);
+    let guard =
+        (w.back_guard * back + w.back_guard_key * pop(men & t.key_back)) * phase / START_PIECES;
+
+    let balance = -w.balance * (pop(men & t.left) - pop(men & !t.left)).abs();
+
+    let mut runaway = 0;
+    if opp_kings == 0 {
+        let mut m = men;
+        while m != 0 {
+            let s = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if t.cone[s] & opp == 0 {
+                let steps = 7 - t.rank_of[s] as i32;
+                runaway += (w.runaway - w.runaway_step * (steps - 1)).max(0);
+            }
+        }
+    }
+
+    let mut reach = 0;
+    let mut k = kings;
+    while k != 0 {
+        let sq = k & k.wrapping_neg();
+        k &= k - 1;
+        for step in [t.half, t.half + 1, -t.half, -t.half - 1] {
+            let mut b = shift(sq, step) & empty;
+            while b != 0 {
+                reach += 1;
+                b = shift(b, step) & empty;
+            }
+        }
+    }
+    let king_mobility = w.king_mobility * reach;
+
+    let main_road = w.main_road * pop(kings & t.main_road);
+
+    [
+        material,
+        advancement,
+        centre,
+        guard,
+        balance,
+        runaway,
+        king_mobility,
+        main_road,
+    ]
+}
+
+/// A known drawn king ending with `weak` the side behind: a lone king
+/// against at most two pieces, or against three while it holds the main
+/// road (FMJD-64 rules 7.2.7-7.2.8), or kings only with a lead of one king.
+#[inline(always)]
+fn drawish(strong_n: i32, strong_men: i32, weak_n: i32, weak_men: i32, weak_on_road: bool) -> bool {
+    if weak_men != 0 || weak_n == 0 {
+        return false;
+    }
+    if weak_n == 1 {
+        return strong_n <= 2 || (strong_n == 3 && weak_on_road);
+    }
+    strong_men == 0 && strong_n <= weak_n + 1
+}
+
+fn men_eval<R: Record>(pos: &Position, w: &Weights, t: &Tables, rec: &mut R) -> i32 {
+    let occ = pos.occupied();
+    let empty = t.board & !occ;
+    let all_kings = pos.kings();
+    let (wp, bp) = (pos.pieces(Color::White), pos.pieces(Color::Black));
+    let (wk, bk) = (wp & all_kings, bp & all_kings);
+    let (wm, bm) = (wp & !all_kings, bp & !all_kings);
+    let phase = pop(occ);
+
+    let white = men_side(
+        t,
+        w,
+        View {
+            men: wm,
+            kings: wk,
+            opp: bp,
+            opp_kings: bk,
+            empty,
+        },
+        phase,
+    );
+    let black = men_side(
+        t,
+        w,
+        View {
+            men: flip(bm, t),
+            kings: flip(bk, t),
+            opp: flip(wp, t),
+            opp_kings: flip(wk, t),
+            empty: flip(empty, t),
+        },
+        phase,
+    );
+    let mut score = 0;
+    for i in 0..MEN_TERMS.len() {
+        let d = white[i] - black[i];
+        rec.term(MEN_TERMS[i], d);
+        score += d;
+    }
+
+    // Trading down when ahead: a share of the material lead, growing as
+    // pieces come off.
+    let lead = white[0] - black[0];
+    let trade = lead * w.trade_down * (START_PIECES - phase) / (START_PIECES * 100);
+    rec.term("trade down", trade);
+    score += trade;
+
+    let (wn, bn) = (pop(wp), pop(bp));
+    let (wmn, bmn) = (pop(wm), pop(bm));
+    let draw = (lead >= 0 && drawish(wn, wmn, bn, bmn, bk & t.main_road != 0))
+        || (lead <= 0 && drawish(bn, bmn, wn, wmn, wk & t.main_road != 0));
+    if draw {
+        let scaled = score * w.drawish_scale / 16;
+        rec.term("drawish ending", scaled - score);
+        score = scaled;
+    }
+    score
+}
+
+// ---------------------------------------------------------------------------
+// Adiyukh.
+
+const TOWER_TERMS: [&str; 9] = [
+    "half-board count",
+    "prisoners",
+    "tower height",
+    "fragile tops",
+    "advancing towers",
+    "blocked towers",
+    "kings",
+    "mobility",
+    "no move soon",
+];
+
+/// One side's terms on its own view (`own` and `empty` already turned for
+/// Black), and its number of quiet moves.
+#[inline(always)]
+fn tower_side<const BLACK: bool>(
+    pos: &Position,
+    t: &Tables,
+    w: &Weights,
+    own: u64,
+    empty: u64,
+) -> ([i32; 9], i32) {
+    let (nw, ne) = (t.half, t.half + 1);
+    let men = own & !t.ranks[7];
+    let mobility = pop(shift(men, nw) & empty) + pop(shift(men, ne) & empty);
+    let free = men & (shift(empty, -nw) | shift(empty, -ne));
+    let adv_w = [
+        w.advance_rank1,
+        w.advance_rank2,
+        w.advance_rank3,
+        w.advance_rank4,
+    ];
+
+    let (mut count, mut prisoners, mut extra, mut fragile) = (0, 0, 0, 0);
+    let (mut advance, mut blocked, mut kings, mut king_h) = (0, 0, 0, 0);
+    let mut b = own;
+    while b != 0 {
+        let s = b.trailing_zeros();
+        b &= b - 1;
+        let real = if BLACK { t.bits - 1 - s } else { s };
+        let v = pos.towers[real as usize];
+        let (a, o) = ((v & 15) as i32, (v >> 4) as i32);
+        let h = a + o;
+        let r = t.rank_of[s as usize] as usize;
+        prisoners += o;
+        extra += a - 1;
+        if a == 1 {
+            fragile += o;
+        }
+        if r >= 4 {
+            count += h;
+            if r == 7 {
+                kings += 1;
+                king_h += h;
+            }
+        } else {
+            count -= h;
+            if free & (1u64 << s) != 0 {
+                advance += adv_w[r] * h;
+            } else {
+                blocked += h;
+            }
+        }
+    }
+    let soon = match mobility {
+        0 => w.no_moves,
+        1 => w.one_move,
+        _ => 0,
+    };
+    (
+        [
+            w.half_count * count,
+            w.prisoner * prisoners,
+            w.own_extra * extra,
+            w.fragile * fragile,
+            advance,
+            w.blocked * blocked,
+            w.king_tower * kings + w.king_checker * king_h,
+            w.mobility * mobility,
+            soon,
+        ],
+        mobility,
+    )
+}
+
+fn tower_eval<R: Record>(pos: &Position, w: &Weights, t: &Tables, rec: &mut R) -> i32 {
+    let empty = t.board & !pos.occupied();
+    let (white, wmob) = tower_side::<false>(pos, t, w, pos.pieces(Color::White), empty);
+    let (black, bmob) =
+        tower_side::<true>(pos, t, w, flip(pos.pieces(Color::Black), t), flip(empty, t));
+    let mut score = 0;
+    for i in 0..TOWER_TERMS.len() {
+        let d = white[i] - black[i];
+        rec.term(TOWER_TERMS[i], d);
+        score += d;
+    }
+    // The side to move with no move: the game is over, the count is final.
+    let stuck = match pos.side_to_move() {
+        Color::White => wmob == 0,
+        Color::Black => bmob == 0,
+    };
+    if stuck && !crate::movegen::has_capture(pos) {
+        let exact = white[0] - black[0];
+        rec.term("game over (exact count)", exact - score);
+        score = exact;
+    }
+    score
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::squares;
+    use crate::fen::parse_position;
+    use crate::position::Piece;
+    use rand::rngs::StdRng;
+    use rand::seq::SliceRandom;
+    use rand::{Rng, SeedableRng};
+
+    /// The position turned 180 degrees with the colours and the side to move
+    /// swapped, built through position text.
+    fn mirror(pos: &Position) -> Position {
+        let g = pos.geometry();
+        let mut text = String::new();
+        text.push(pos.side_to_move().opposite().letter());
+        for color in [Color::White, Color::Black] {
+            text.push(':');
+            text.push(color.letter());
+            let mut entries = Vec::new();
+            for sq in squares(pos.pieces(color.opposite())) {
+                let (f, r) = g.file_rank(sq);
+                let m = g.square_name(g.square(g.files() - 1 - f, 7 - r).unwrap());
+                entries.push(match pos.piece_at(sq).unwrap() {
+                    Piece::Man(_) => m,
+                    Piece::King(_) => format!("K{m}"),
+                    Piece::Tower(t) => format!("{m}-{}/{}", t.own, t.other),
+                });
+            }
+            text.push_str(&entries.join(","));
+        }
+        parse_position(pos.variant(), &text).unwrap()
+    }
+
+    fn pos(v: Variant, text: &str) -> Position {
+        parse_position(v, text).unwrap()
+    }
+
+    #[test]
+    fn mirror_is_an_involution() {
+        let mut rng = StdRng::seed_from_u64(3);
+        for v in Variant::ALL {
+            let mut p = Position::start(v);
+            for _ in 0..30 {
+                assert_eq!(mirror(&mirror(&p)), p);
+                let m = mirror(&p);
+                assert_eq!(m.checker_count(Color::White), p.checker_count(Color::Black));
+                let (w, b) = p.half_board_score();
+                assert_eq!(m.half_board_score(), (b, w));
+                let moves = p.legal_moves();
+                let Some(mv) = moves.choose(&mut rng) else {
+                    break;
+                };
+                p = p.play(mv);
+            }
+        }
+    }
+
+    #[test]
+    fn symmetric_on_random_positions() {
+        let mut rng = StdRng::seed_from_u64(0x5ba5);
+        for v in Variant::ALL {
+            let mut checked = 0;
+            for _ in 0..150 {
+                let mut p = Position::start(v);
+                let plies = rng.gen_range(0..120);
+                for _ in 0..plies {
+                    let a = evaluate(&p);
+                    let m = mirror(&p);
+                    assert_eq!(a, evaluate(&m), "{v}: {p} vs mirror {m}");
+                    checked += 1;
+                    let moves = p.legal_moves();
+                    let Some(mv) = moves.choose(&mut rng) else {
+                        break;
+                    };
+                    p = p.play(mv);
+                }
+            }
+            assert!(checked > 1000, "{v}: only {checked} positions");
+        }
+    }
+
+    #[test]
+    fn start_positions_are_even() {
+        for v in Variant::ALL {
+            let p = Position::start(v);
+            assert_eq!(evaluate(&p), 0, "{v}");
+            let b = breakdown(&p);
+            assert_eq!(b.last(), Some(&("total", 0)));
+        }
+    }
+
+    #[test]
+    fn breakdown_adds_up_to_the_evaluation() {
+        let mut rng = StdRng::seed_from_u64(7);
+        for v in Variant::ALL {
+            let mut p = Position::start(v);
+            for _ in 0..60 {
+                let b = breakdown(&p);
+                let (last, terms) = b.split_last().unwrap();
+                assert_eq!(last.0, "total");
+                assert_eq!(terms.iter().map(|t| t.1).sum::<i32>(), last.1, "{v} {p}");
+                let stm = if p.side_to_move() == Color::White {
+                    1
+                } else {
+                    -1
+                };
+                assert_eq!(evaluate(&p), stm * last.1);
+                let moves = p.legal_moves();
+                let Some(mv) = moves.choose(&mut rng) else {
+                    break;
+                };
+                p = p.play(mv);
+            }
+        }
+    }
+
+    #[test]
+    fn an_extra_man_is_clearly_positive() {
+        for v in [Variant::Russian, Variant::Brazilian] {
+            // Black's h8 missing, White to move.
+            let w = pos(
+                v,
+                "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8",
+            );
+            assert!(evaluate(&w) >= 60, "{v}: {}", evaluate(&w));
+            // White's a1 missing, Black to move.
+            let b = pos(
+                v,
+                "B:Wc1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
+            );
+            assert!(evaluate(&b) >= 60, "{v}: {}", evaluate(&b));
+            // In an ending too.
+            let e = pos(v, "W:Wc3,e3:Bf6");
+            assert!(evaluate(&e) >= 60, "{v}: {}", evaluate(&e));
+            assert_eq!(evaluate(&mirror(&e)), evaluate(&e));
+        }
+    }
+
+    #[test]
+    fn a_king_is_worth_more_than_a_man() {
+        for v in [Variant::Russian, Variant::Brazilian] {
+            let king = pos(v, "W:WKc3,e1,g1:Bb6,d8,h6");
+            let man = pos(v, "W:Wc3,e1,g1:Bb6,d8,h6");
+            assert!(evaluate(&king) > evaluate(&man) + 100, "{v}");
+            // A king against two men: still ahead.
+            let k2 = pos(v, "W:WKb2,a1:Bd6,f6,h8");
+            assert!(evaluate(&k2) > 0, "{v}: {}", evaluate(&k2));
+            let w = Weights::for_variant(v);
+            assert!(w.king >= 2 * w.man && w.king <= 3 * w.man);
+        }
+    }
+
+    #[test]
+    fn drawn_king_endings_are_scaled_down() {
+        let v = Variant::Russian;
+        // Three kings against a lone king on the main road: a draw.
+        let road = evaluate(&pos(v, "W:WKa3,Kc1,Ke1:BKd4"));
+        // Off the main road: a win.
+        let off = evaluate(&pos(v, "W:WKa3,Kc1,Ke1:BKd6"));
+        assert!(off > 300, "{off}");
+        assert!(road < off / 3, "{road} vs {off}");
+        // Two kings against one: a draw.
+        let two = evaluate(&pos(v, "W:WKa3,Kc1:BKd6"));
+        assert!(two < 100, "{two}");
+    }
+
+    #[test]
+    fn runaway_men_and_back_guard() {
+        let v = Variant::Russian;
+        // White's man on c5 runs free when nothing stands in its way (b6 does).
+        let free = evaluate(&pos(v, "W:Wc5,g3,h2:Bf6,h6"));
+        let held = evaluate(&pos(v, "W:Wc5,g3,h2:Bb6,h6"));
+        assert!(free > held, "{free} {held}");
+    }
+
+    #[test]
+    fn adiyukh_count_17_7_is_about_plus_ten_points() {
+        let v = Variant::Adiyukh64;
+        // White cannot move: the game is over at 17:7.
+        let over = pos(v, "W:Wb8-4/2,d8-4/2,f8-4/1:Ba1-3,c1-2,e1-2");
+        assert_eq!(over.half_board_score(), (17, 7));
+        assert_eq!(evaluate(&over), 1000);
+        // The same count with play left.
+        let live = pos(v, "W:Wb8-4/2,d8-4/2,f6-4/1:Ba1-3,c1-2,e1-2");
+        assert_eq!(live.half_board_score(), (17, 7));
+        let e = evaluate(&live);
+        assert!((800..=1250).contains(&e), "{e}");
+        // And from Black's side, the other way round.
+        let black = pos(v, "B:Wb8-4/2,d8-4/2,f6-4/1:Ba1-3,c1-2,e1-2");
+        assert!(evaluate(&black) <= -800, "{}", evaluate(&black));
+        assert_eq!(evaluate(&mirror(&live)), e);
+    }
+
+    #[test]
+    fn adiyukh_80_baseline_dominates() {
+        let v = Variant::Adiyukh80;
+        // 18:12 with play left for both.
+        let p = pos(v, "W:Wb6-5/1,d6-4/2,h6-3/3,a3:Bc3-5/1,e3-4/1");
+        assert_eq!(p.half_board_score(), (18, 12));
+        let e = evaluate(&p);
+        assert!((450..=800).contains(&e), "{e}");
+    }
+
+    #[test]
+    fn weights_round_trip() {
+        for v in Variant::ALL {
+            let w = Weights::for_variant(v);
+            let vec = w.to_vec();
+            assert_eq!(Weights::names().len(), vec.len());
+            assert_eq!(Weights::from_slice(&vec).as_ref(), Some(w));
+            assert_eq!(Weights::from_slice(&vec[1..]), None);
+            let mut changed = vec.clone();
+            changed[3] += 1;
+            let w2 = Weights::from_slice(&changed).unwrap();
+            assert_ne!(&w2, w);
+            assert_eq!(w2.to_vec(), changed);
+        }
+        let names = Weights::names();
+        let mut sorted = names.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), names.len());
+    }
+}

@@ -1,0 +1,810 @@
+//! The search: iterative deepening with aspiration windows over a principal
+//! variation search, a quiescence search that resolves forced captures, the
+//! shared transposition table, and Lazy SMP threads.
+//!
+//! Scores are from the side to move's view. Russian and Brazilian: centi-men,
+//! a win is `WIN - plies` (so the engine wins fastest and loses slowest).
+//! Adiyukh: hundredths of a point of the final score difference; a finished
+//! game is worth exactly its count difference, and a repetition is worth the
+//! count as it stands.
+//!
+//! ```
+//! use shashki::search::{Limits, Searcher};
+//! use shashki::game::Game;
+//! use shashki::Variant;
+//! let mut s = Searcher::new(4, 1);
+//! let game = Game::new(Variant::Russian);
+//! let r = s.search(&game, &Limits::depth(4), &mut |_| {});
+//! assert!(r.best.is_some());
+//! ```
+
+use crate::eval;
+use crate::game::Game;
+use crate::movegen;
+use crate::moves::{Move, MoveList};
+use crate::position::Position;
+use crate::tt::{Bound, Entry, TranspositionTable};
+use crate::variant::Scoring;
+use smallvec::SmallVec;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// A won game, before subtracting the plies to reach it.
+pub const WIN: i32 = 30_000;
+/// Scores at or beyond this are wins or losses.
+pub const WIN_BOUND: i32 = WIN - 1_000;
+const INF: i32 = 32_000;
+/// Deepest ply the search goes.
+pub const MAX_PLY: usize = 120;
+/// Longest run of forced captures the quiescence search follows (tower
+/// kings can capture back and forth for a long time).
+const MAX_QUIESCENCE: i32 = 24;
+
+/// A clock for the side to move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// Time left, in milliseconds.
+    pub time_ms: u64,
+    /// Increment per move, in milliseconds.
+    pub inc_ms: u64,
+    /// Moves until the next time control, if any.
+    pub moves_to_go: Option<u32>,
+}
+
+/// When to stop searching. Several limits may be set; the first reached
+/// stops the search.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub movetime_ms: Option<u64>,
+    pub clock: Option<Clock>,
+    /// Search until stopped (the other limits are ignored).
+    pub infinite: bool,
+    /// Time kept back per move for communication, in milliseconds.
+    pub move_overhead_ms: u64,
+}
+
+impl Limits {
+    /// Search to a fixed depth.
+    pub fn depth(d: u32) -> Limits {
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
+    }
+
+    /// Search for a fixed time.
+    pub fn movetime(ms: u64) -> Limits {
+        Limits {
+            movetime_ms: Some(ms),
+            ..Limits::default()
+        }
+    }
+
+    /// Search a fixed number of nodes.
+    pub fn nodes(n: u64) -> Limits {
+        Limits {
+            nodes: Some(n),
+            ..Limits::default()
+        }
+    }
+
+    /// The soft target (stop starting new iterations after it) and the
+    /// hard limit (never exceeded) for this move.
+    fn deadlines(&self) -> (Option<Duration>, Option<Duration>) {
+        if self.infinite {
+            return (None, None);
+        }
+        let overhead = self.move_overhead_ms;
+        let mut soft: Option<u64> = None;
+        let mut hard: Option<u64> = None;
+        if let Some(ms) = self.movetime_ms {
+            let t = ms.saturating_sub(overhead).max(1);
+            soft = Some(t);
+            hard = Some(t);
+        }
+        if let Some(c) = self.clock {
+            let left = c.time_ms.saturating_sub(overhead).max(1);
+            let mtg = c.moves_to_go.unwrap_or(30).clamp(1, 50) as u64;
+            let target = left / mtg + c.inc_ms * 3 / 4;
+            let cap = if mtg == 1 { left * 9 / 10 } else { left / 2 };
+            let s = target.min(cap).max(1);
+            let h = (s * 4).min(cap).max(1);
+            soft = Some(soft.map_or(s, |x| x.min(s)));
+            hard = Some(hard.map_or(h, |x| x.min(h)));
+        }
+        (
+            soft.map(Duration::from_millis),
+            hard.map(Duration::from_millis),
+        )
+    }
+}
+
+/// A score as reported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centi-men (Russian, Brazilian) or hundredths of a point of the
+    /// expected final score difference (Adiyukh).
+    Cp(i32),
+    /// The side to move wins in this many of its moves.
+    Win(u32),
+    /// The side to move loses in this many of its moves.
+    Loss(u32),
+}
+
+impl Score {
+    /// The report of an internal score.
+    pub fn from_internal(s: i32) -> Score {
+        if s >= WIN_BOUND {
+            Score::Win(((WIN - s) as u32).div_ceil(2))
+        } else if s <= -WIN_BOUND {
+            Score::Loss(((WIN + s) as u32).div_ceil(2))
+        } else {
+            Score::Cp(s)
+        }
+    }
+}
+
+/// A progress report, sent after each completed iteration.
+#[derive(Clone, Debug)]
+pub struct Info {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub score: Score,
+    pub nodes: u64,
+    pub nps: u64,
+    pub time_ms: u64,
+    /// Per mille of the transposition table used by this search.
+    pub hashfull: u32,
+    pub pv: Vec<Move>,
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The move to play; `None` only when there is no legal move.
+    pub best: Option<Move>,
+    /// The expected reply.
+    pub ponder: Option<Move>,
+    pub score: i32,
+    /// Depth of the last completed iteration (0 for a forced move).
+    pub depth: u32,
+    pub nodes: u64,
+    pub pv: Vec<Move>,
+}
+
+/// The search with its transposition table and thread count.
+pub struct Searcher {
+    tt: Arc<TranspositionTable>,
+    threads: usize,
+    stop: Arc<AtomicBool>,
+}
+
+impl Searcher {
+    /// A searcher with a `hash_mib` MiB table and `threads` threads.
+    pub fn new(hash_mib: usize, threads: usize) -> Searcher {
+        Searcher {
+            tt: Arc::new(TranspositionTable::new(hash_mib)),
+            threads: threads.max(1),
+            stop: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// Resize the table (its contents are lost).
+    pub fn set_hash(&mut self, mib: usize) {
+        self.tt = Arc::new(TranspositionTable::new(mib));
+    }
+
+    /// Set the number of threads.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    /// Forget what earlier searches learnt (a new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
+
+    /// The table (for its size and fill).
+    pub fn tt(&self) -> &TranspositionTable {
+        &self.tt
+    }
+
+    /// A flag that stops the running search when set.
+    pub fn stop_handle(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+
+    /// Search the current position of `game` within `limits`, calling
+    /// `on_info` after each completed iteration. The stop flag is cleared
+    /// at the start.
+    pub fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        self.stop.store(false, Ordering::SeqCst);
+        self.tt.new_search();
+        let root = *game.position();
+        let mut roots = root.legal_moves();
+        let start = Instant::now();
+        if roots.is_empty() {
+            return SearchResult {
+                best: None,
+                ponder: None,
+                score: terminal_score(&root, 0),
+                depth: 0,
+                nodes: 0,
+                pv: Vec::new(),
+            };
+        }
+        // Order the root moves: the table's move first.
+        if let Some(e) = self.tt.probe(root.key()) {
+            if let Some(i) = e.move_index.map(usize::from).filter(|&i| i < roots.len()) {
+                if roots[i].from().0 == e.move_from {
+                    roots[..=i].rotate_right(1);
+                }
+            }
+        }
+        if roots.len() == 1 && !limits.infinite {
+            return SearchResult {
+                best: Some(roots[0]),
+                ponder: None,
+                score: 0,
+                depth: 0,
+                nodes: 0,
+                pv: vec![roots[0]],
+            };
+        }
+        let history: Vec<u64> = game.positions().iter().map(|p| p.key()).collect();
+        let nodes = AtomicU64::new(0);
+        let done = AtomicBool::new(false);
+        let (soft, hard) = limits.deadlines();
+        let shared = Shared {
+            tt: &self.tt,
+            stop: &self.stop,
+            done: &done,
+            nodes: &nodes,
+            start,
+            hard,
+            node_limit: if limits.infinite { None } else { limits.nodes },
+        };
+        let max_depth = if limits.infinite {
+            MAX_PLY as u32 - 10
+        } else {
+            limits
+                .depth
+                .unwrap_or(MAX_PLY as u32 - 10)
+                .clamp(1, MAX_PLY as u32 - 10)
+        };
+        let threads = self.threads;
+        std::thread::scope(|scope| {
+            for id in 1..threads {
+                let shared = &shared;
+                let history = history.clone();
+                let roots = roots.clone();
+                std::thread::Builder::new()
+                    .stack_size(32 << 20)
+                    .spawn_scoped(scope, move || {
+                        let mut w = Worker::new(shared, id, history);
+                        w.iterate(&root, roots, max_depth, None, &mut |_| {});
+                    })
+                    .expect("spawn a search thread");
+            }
+            let mut w = Worker::new(&shared, 0, history.clone());
+            let r = w.iterate(&root, roots.clone(), max_depth, soft, on_info);
+            done.store(true, Ordering::SeqCst);
+            r
+        })
+    }
+}
+
+/// What all threads of one search share.
+struct Shared<'a> {
+    tt: &'a TranspositionTable,
+    stop: &'a AtomicBool,
+    /// The main thread has finished: helpers stop.
+    done: &'a AtomicBool,
+    nodes: &'a AtomicU64,
+    start: Instant,
+    hard: Option<Duration>,
+    node_limit: Option<u64>,
+}
+
+/// One thread's search state.
+struct Worker<'a> {
+    s: &'a Shared<'a>,
+    id: usize,
+    /// Keys of the game so far, then of the search path.
+    keys: Vec<u64>,
+    /// Game positions before this index cannot repeat (Russian, Brazilian:
+    /// behind a capture or a man's move).
+    nodes: u64,
+    unreported: u64,
+    stopped: bool,
+    seldepth: usize,
+    killers: [[Option<Move>; 2]; MAX_PLY + 2],
+    history: Box<[[[i32; 64]; 64]; 2]>,
+    pv: Vec<Vec<Move>>,
+}
+
+fn terminal_score(pos: &Position, ply: usize) -> i32 {
+    match pos.variant().rules().scoring {
+        Scoring::NoMoveLoses => -(WIN - ply as i32),
+        Scoring::HalfBoardCount => count_score(pos),
+    }
+}
+
+/// Adiyukh: the count difference from the side to move's view, x100.
+fn count_score(pos: &Position) -> i32 {
+    let (w, b) = pos.half_board_score();
+    let diff = (w as i32 - b as i32) * 100;
+    match pos.side_to_move() {
+        crate::Color::White => diff,
+        crate::Color::Black => -diff,
+    }
+}
+
+/// The value of a repeated position.
+fn repetition_score(pos: &Position) -> i32 {
+    match pos.variant().rules().scoring {
+        Scoring::NoMoveLoses => 0,
+        Scoring::HalfBoardCount => count_score(pos),
+    }
+}
+
+/// Scores of wins are stored relative to the node, not the root.
+fn to_tt(score: i32, ply: usize) -> i16 {
+    let s = if score >= WIN_BOUND {
+        score + ply as i32
+    } else if score <= -WIN_BOUND {
+        score - ply as i32
+    } else {
+        score
+    };
+    s.clamp(-INF, INF) as i16
+}
+
+fn from_tt(score: i16, ply: usize) -> i32 {
+    let s = score as i32;
+    if s >= WIN_BOUND {
+        s - ply as i32
+    } else if s <= -WIN_BOUND {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
+impl<'a> Worker<'a> {
+    fn new(s: &'a Shared<'a>, id: usize, keys: Vec<u64>) -> Worker<'a> {
+        Worker {
+            s,
+            id,
+            keys,
+            nodes: 0,
+            unreported: 0,
+            stopped: false,
+            seldepth: 0,
+            killers: [[None; 2]; MAX_PLY + 2],
+            history: Box::new([[[0; 64]; 64]; 2]),
+            pv: (0..MAX_PLY + 2)
+                .map(|_| Vec::with_capacity(MAX_PLY))
+                .collect(),
+        }
+    }
+
+    /// Count a node; every 1024 nodes look at the stop conditions.
+    #[inline]
+    fn tick(&mut self) {
+        self.nodes += 1;
+        self.unreported += 1;
+        if self.unreported >= 1024 {
+            let total =
+                self.s.nodes.fetch_add(self.unreported, Ordering::Relaxed) + self.unreported;
+            self.unreported = 0;
+            if self.s.stop.load(Ordering::Relaxed)
+                || (self.id > 0 && self.s.done.load(Ordering::Relaxed))
+                || self.s.node_limit.is_some_and(|n| total >= n)
+                || self.s.hard.is_some_and(|h| self.s.start.elapsed() >= h)
+            {
+                self.stopped = true;
+            }
+        }
+    }
+
+    fn total_nodes(&self) -> u64 {
+        self.s.nodes.load(Ordering::Relaxed) + self.unreported
+    }
+
+    /// Whether the position just reached repeats one earlier in the game
+    /// or the search path with the same side to move.
+    fn repeated(&self) -> bool {
+        let n = self.keys.len();
+        let key = self.keys[n - 1];
+        let mut i = n as isize - 3;
+        while i >= 0 {
+            if self.keys[i as usize] == key {
+                return true;
+            }
+            i -= 2;
+        }
+        false
+    }
+
+    /// Iterative deepening. Returns the best move found.
+    fn iterate(
+        &mut self,
+        root: &Position,
+        mut roots: MoveList,
+        max_depth: u32,
+        soft: Option<Duration>,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let mut best = roots[0];
+        let mut best_score = -INF;
+        let mut best_pv = vec![best];
+        let mut completed = 0;
+        let mut last_change = 0;
+        let mut prev_score = 0;
+        // Helpers start one ply deeper on odd ids, to spread the threads.
+        let first = 1 + (self.id % 2) as u32;
+        for depth in first..=max_depth {
+            self.seldepth = 0;
+            let mut delta = 40;
+            let (mut alpha, mut beta) = if depth >= 4 && best_score.abs() < WIN_BOUND {
+                (best_score - delta, best_score + delta)
+            } else {
+                (-INF, INF)
+            };
+            let score = loop {
+                let s = self.root_search(root, &mut roots, depth as i32, alpha, beta);
+                if self.stopped {
+                    break s;
+                }
+                if s <= alpha {
+                    alpha = (alpha - delta).max(-INF);
+                    delta *= 3;
+                } else if s >= beta {
+                    beta = (beta + delta).min(INF);
+                    delta *= 3;
+                } else {
+                    break s;
+                }
+            };
+            if self.stopped {
+                // Root moves are reordered only by fully searched moves, so
+                // the first one is the best known, even after a stop.
+                if completed == 0 || !roots[0].same_result(&best) {
+                    best = roots[0];
+                    best_pv = if self.pv[0].first().is_some_and(|m| m.same_result(&best)) {
+                        self.pv[0].clone()
+                    } else {
+                        vec![best]
+                    };
+                    if completed == 0 {
+                        best_score = score;
+                    }
+                }
+                break;
+            }
+            let new_best = roots[0];
+            if !new_best.same_result(&best) {
+                last_change = depth;
+            }
+            best = new_best;
+            best_score = score;
+            best_pv = if self.pv[0].is_empty() {
+                vec![best]
+            } else {
+                self.pv[0].clone()
+            };
+            completed = depth;
+            if self.id == 0 {
+                let elapsed = self.s.start.elapsed();
+                let nodes = self.total_nodes();
+                on_info(&Info {
+                    depth,
+                    seldepth: self.seldepth.max(depth as usize) as u32,
+                    score: Score::from_internal(score),
+                    nodes,
+                    nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+                    time_ms: elapsed.as_millis() as u64,
+                    hashfull: self.s.tt.hashfull(),
+                    pv: best_pv.clone(),
+                });
+            }
+            if let Some(soft) = soft {
+                // Think longer when the best move just changed or the score fell.
+                let mut target = soft.as_secs_f64();
+                if last_change + 1 >= depth && depth > 4 {
+                    target *= 1.6;
+                }
+                if depth > 4 && score < prev_score - 30 {
+                    target *= 1.4;
+                }
+                if self.s.start.elapsed().as_secs_f64() >= target * 0.6 {
+                    break;
+                }
+            }
+            prev_score = score;
+            if score.abs() >= WIN_BOUND && depth as i32 > WIN - score.abs() + 2 {
+                break;
+            }
+        }
+        self.s.nodes.fetch_add(self.unreported, Ordering::Relaxed);
+        self.unreported = 0;
+        SearchResult {
+            best: Some(best),
+            ponder: best_pv.get(1).copied(),
+            score: best_score,
+            depth: completed,
+            nodes: self.s.nodes.load(Ordering::Relaxed),
+            pv: best_pv,
+        }
+    }
+
+    /// Search the root moves; the best is moved to the front.
+    fn root_search(
+        &mut self,
+        pos: &Position,
+        roots: &mut MoveList,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let mut best = -INF;
+        self.pv[0].clear();
+        for i in 0..roots.len() {
+            let m = roots[i];
+            let child = pos.play(&m);
+            self.keys.push(child.key());
+            let score = if i == 0 {
+                -self.negamax(&child, depth - 1, -beta, -alpha, 1, true)
+            } else {
+                let mut s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, false);
+                if s > alpha && s < beta && !self.stopped {
+                    s = -self.negamax(&child, depth - 1, -beta, -alpha, 1, true);
+                }
+                s
+            };
+            self.keys.pop();
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                roots[..=i].rotate_right(1);
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(0, m);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(m);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        self.pv[ply].clear();
+        if self.repeated() {
+            return repetition_score(pos);
+        }
+        if depth <= 0 {
+            return self.quiescence(pos, alpha, beta, ply, 0);
+        }
+        self.tick();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let mut moves = MoveList::new();
+        movegen::generate(pos, &mut moves);
+        if moves.is_empty() {
+            return terminal_score(pos, ply);
+        }
+        if ply >= MAX_PLY {
+            return eval::evaluate(pos);
+        }
+        let key = pos.key();
+        let mut tt_index = None;
+        if let Some(e) = self.s.tt.probe(key) {
+            if let Some(i) = e.move_index.map(usize::from) {
+                if i < moves.len() && moves[i].from().0 == e.move_from {
+                    tt_index = Some(i);
+                }
+            }
+            if !pv_node && e.depth as i32 >= depth {
+                let s = from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        // A forced reply costs no depth.
+        let depth = if moves.len() == 1 && ply < MAX_PLY / 2 {
+            depth + 1
+        } else {
+            depth
+        };
+        let side = pos.side_to_move().index();
+        // (ordering score, index in the generator's order) per move.
+        let mut order: SmallVec<[(i32, u16); 128]> = SmallVec::new();
+        for (i, m) in moves.iter().enumerate() {
+            let score = if Some(i) == tt_index {
+                1 << 30
+            } else if m.is_capture() {
+                (1 << 28) + 1000 * m.capture_count() as i32 + m.promotes() as i32
+            } else if m.promotes() {
+                1 << 27
+            } else if self.killers[ply].iter().flatten().any(|k| k.same_result(m)) {
+                1 << 26
+            } else {
+                self.history[side][m.from().index() & 63][m.to().index() & 63]
+            };
+            order.push((score, i as u16));
+        }
+        let original_alpha = alpha;
+        let mut best = -INF;
+        let mut best_index = 0usize;
+        let captures = moves[0].is_capture();
+        let n = moves.len();
+        for i in 0..n {
+            // Selection sort: take the best remaining move.
+            let mut j = i;
+            for k in i + 1..n {
+                if order[k].0 > order[j].0 {
+                    j = k;
+                }
+            }
+            order.swap(i, j);
+            let index = order[i].1 as usize;
+            let m = moves[index];
+            let child = pos.play(&m);
+            self.keys.push(child.key());
+            let quiet = !captures && !m.promotes();
+            let score = if i == 0 {
+                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, pv_node)
+            } else {
+                let r = if quiet && depth >= 3 && i >= 3 {
+                    1 + (i >= 8 && depth >= 5) as i32
+                } else {
+                    0
+                };
+                let mut s =
+                    -self.negamax(&child, depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
+                if s > alpha && r > 0 && !self.stopped {
+                    s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1, false);
+                }
+                if s > alpha && s < beta && pv_node && !self.stopped {
+                    s = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true);
+                }
+                s
+            };
+            self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_index = index;
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        if quiet {
+                            let k = &mut self.killers[ply];
+                            if !k[0].is_some_and(|x| x.same_result(&m)) {
+                                k[1] = k[0];
+                                k[0] = Some(m);
+                            }
+                            let h =
+                                &mut self.history[side][m.from().index() & 63][m.to().index() & 63];
+                            *h = (*h + depth * depth).min(1 << 20);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let chosen = moves[best_index];
+        let index = u8::try_from(best_index).ok();
+        self.s.tt.store(
+            key,
+            Entry {
+                move_index: index,
+                move_from: chosen.from().0,
+                score: to_tt(best, ply),
+                depth: depth.clamp(0, 255) as u8,
+                bound,
+            },
+        );
+        best
+    }
+
+    /// Quiescence: forced captures are searched in full (a position with a
+    /// capture is never quiet); otherwise the static evaluation stands.
+    fn quiescence(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qdepth: i32,
+    ) -> i32 {
+        self.tick();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if !movegen::has_capture(pos) {
+            if movegen::count_moves(pos) == 0 {
+                return terminal_score(pos, ply);
+            }
+            return eval::evaluate(pos);
+        }
+        if ply >= MAX_PLY || qdepth >= MAX_QUIESCENCE {
+            return eval::evaluate(pos);
+        }
+        let moves = pos.legal_moves();
+        let mut best = -INF;
+        for m in moves.iter() {
+            let child = pos.play(m);
+            self.keys.push(child.key());
+            let score = if self.repeated() {
+                -repetition_score(&child)
+            } else {
+                -self.quiescence(&child, -beta, -alpha, ply + 1, qdepth + 1)
+            };
+            self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}

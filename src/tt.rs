@@ -1,0 +1,231 @@
+//! The transposition table, shared by all search threads without locks.
+//!
+//! A bucket is 64 bytes: four entries of two 64-bit words, the first the
+//! key xor the data, the second the data. A reader accepts an entry only
+//! when `word0 ^ word1` equals its key, so a torn write by another thread
+//! reads as a miss, never as a wrong entry ("xor trick").
+//!
+//! The data word holds the move (its index in the position's move list and
+//! its start square, to check it), the score, the depth, the bound and the
+//! age of the search that wrote it. Replacement inside a bucket keeps the
+//! same position's entry, else takes the entry of an older search or of
+//! the least depth.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Which side of the true score the stored score is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true score is at most the stored one (no move reached alpha).
+    Upper = 1,
+    /// The true score is at least the stored one (a move reached beta).
+    Lower = 2,
+    /// The exact score.
+    Exact = 3,
+}
+
+/// What a probe returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Index of the best move in the position's generated move list.
+    pub move_index: Option<u8>,
+    /// Start square of that move (a check on the index).
+    pub move_from: u8,
+    pub score: i16,
+    pub depth: u8,
+    pub bound: Bound,
+}
+
+const ENTRIES_PER_BUCKET: usize = 4;
+const BUCKET_BYTES: usize = ENTRIES_PER_BUCKET * 16;
+
+#[repr(align(64))]
+struct Bucket {
+    words: [AtomicU64; 2 * ENTRIES_PER_BUCKET],
+}
+
+/// The table. Its size is set in MiB and stays within it.
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    age: AtomicU64,
+}
+
+fn pack(e: &Entry, age: u8) -> u64 {
+    let idx = e.move_index.map_or(0xFF, |i| i) as u64;
+    idx | (e.move_from as u64) << 8
+        | (e.score as u16 as u64) << 16
+        | (e.depth as u64) << 32
+        | (e.bound as u64) << 40
+        | ((age & 0x3F) as u64) << 42
+}
+
+fn unpack(d: u64) -> (Entry, u8) {
+    let idx = (d & 0xFF) as u8;
+    let bound = match (d >> 40) & 3 {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        _ => Bound::Exact,
+    };
+    (
+        Entry {
+            move_index: (idx != 0xFF).then_some(idx),
+            move_from: (d >> 8) as u8,
+            score: (d >> 16) as u16 as i16,
+            depth: (d >> 32) as u8,
+            bound,
+        },
+        ((d >> 42) & 0x3F) as u8,
+    )
+}
+
+impl TranspositionTable {
+    /// A table of at most `mib` MiB (at least one bucket).
+    pub fn new(mib: usize) -> TranspositionTable {
+        let count = (mib.saturating_mul(1 << 20) / BUCKET_BYTES).max(1);
+        let buckets = (0..count)
+            .map(|_| Bucket {
+                words: Default::default(),
+            })
+            .collect();
+        TranspositionTable {
+            buckets,
+            age: AtomicU64::new(0),
+        }
+    }
+
+    /// Bytes used by the entries.
+    pub fn size_bytes(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>()
+    }
+
+    /// Forget everything (a new game).
+    pub fn clear(&self) {
+        for b in &self.buckets {
+            for w in &b.words {
+                w.store(0, Ordering::Relaxed);
+            }
+        }
+        self.age.store(0, Ordering::Relaxed);
+    }
+
+    /// Start a new search: entries of older searches become replaceable.
+    pub fn new_search(&self) {
+        self.age.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn age(&self) -> u8 {
+        (self.age.load(Ordering::Relaxed) & 0x3F) as u8
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[i]
+    }
+
+    /// The entry stored for `key`, if any.
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let b = self.bucket(key);
+        for i in 0..ENTRIES_PER_BUCKET {
+            let w0 = b.words[2 * i].load(Ordering::Relaxed);
+            let w1 = b.words[2 * i + 1].load(Ordering::Relaxed);
+            if w1 != 0 && w0 ^ w1 == key {
+                return Some(unpack(w1).0);
+            }
+        }
+        None
+    }
+
+    /// Store an entry for `key`.
+    pub fn store(&self, key: u64, entry: Entry) {
+        let age = self.age();
+        let b = self.bucket(key);
+        let mut victim = 0;
+        let mut worst = i32::MAX;
+        for i in 0..ENTRIES_PER_BUCKET {
+            let w0 = b.words[2 * i].load(Ordering::Relaxed);
+            let w1 = b.words[2 * i + 1].load(Ordering::Relaxed);
+            if w1 == 0 {
+                victim = i;
+                break;
+            }
+            let (old, old_age) = unpack(w1);
+            if w0 ^ w1 == key {
+                // Same position: keep a deeper entry of this search unless
+                // the new one is exact.
+                if old_age == age && old.depth > entry.depth + 2 && entry.bound != Bound::Exact {
+                    return;
+                }
+                let mut e = entry;
+                if e.move_index.is_none() {
+                    e.move_index = old.move_index;
+                    e.move_from = old.move_from;
+                }
+                let d = pack(&e, age);
+                b.words[2 * i].store(key ^ d, Ordering::Relaxed);
+                b.words[2 * i + 1].store(d, Ordering::Relaxed);
+                return;
+            }
+            let stale = (age.wrapping_sub(old_age) & 0x3F) as i32;
+            let value = old.depth as i32 - 8 * stale;
+            if value < worst {
+                worst = value;
+                victim = i;
+            }
+        }
+        let d = pack(&entry, age);
+        b.words[2 * victim].store(key ^ d, Ordering::Relaxed);
+        b.words[2 * victim + 1].store(d, Ordering::Relaxed);
+    }
+
+    /// Per mille of the first 1000 entries written by the current search.
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age();
+        let mut used = 0u32;
+        let mut seen = 0;
+        'outer: for b in &self.buckets {
+            for i in 0..ENTRIES_PER_BUCKET {
+                if seen == 1000 {
+                    break 'outer;
+                }
+                seen += 1;
+                let w1 = b.words[2 * i + 1].load(Ordering::Relaxed);
+                if w1 != 0 && unpack(w1).1 == age {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000).checked_div(seen).unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn size_is_within_the_option() {
+        for mib in [1, 3, 16] {
+            let t = TranspositionTable::new(mib);
+            assert!(t.size_bytes() <= mib << 20);
+            assert!(t.size_bytes() > (mib << 20) / 2);
+        }
+    }
+
+    #[test]
+    fn store_and_probe_round_trip() {
+        let t = TranspositionTable::new(1);
+        let e = Entry {
+            move_index: Some(3),
+            move_from: 17,
+            score: -1234,
+            depth: 9,
+            bound: Bound::Lower,
+        };
+        t.store(0xDEAD_BEEF_1234_5678, e);
+        assert_eq!(t.probe(0xDEAD_BEEF_1234_5678), Some(e));
+        assert_eq!(t.probe(0xDEAD_BEEF_1234_5679), None);
+        t.clear();
+        assert_eq!(t.probe(0xDEAD_BEEF_1234_5678), None);
+    }
+}

@@ -1,0 +1,286 @@
+//! The evaluation parameters, one [`Weights`] value per variant, as plain
+//! integers so a tuner can read and rewrite them.
+//!
+//! One struct serves every variant. The men-and-kings terms (Russian,
+//! Brazilian) are in centi-men (a man = 100); the tower terms (Adiyukh) are in
+//! hundredths of a point of the final count. A variant leaves the other
+//! family's fields at 0 and [`crate::eval`] never reads them.
+//!
+//! [`Weights::names`], [`Weights::to_vec`] and [`Weights::from_slice`] are
+//! generated from the same field list, so they always agree; `{:#?}` prints a
+//! value in a form that can be pasted back into this file.
+//!
+//! ```
+//! use shashki::{weights::Weights, Variant};
+//! let w = Weights::for_variant(Variant::Russian);
+//! assert_eq!(Weights::names().len(), w.to_vec().len());
+//! assert_eq!(Weights::from_slice(&w.to_vec()).as_ref(), Some(w));
+//! ```
+
+use crate::variant::Variant;
+
+macro_rules! weights {
+    ($( $(#[doc = $doc:expr])+ $name:ident, )+) => {
+        /// All evaluation parameters of one variant.
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct Weights {
+            $( $(#[doc = $doc])+ pub $name: i32, )+
+        }
+
+        const NAMES: &[&str] = &[$(stringify!($name)),+];
+
+        impl Weights {
+            /// The field names, in the order of [`Weights::to_vec`].
+            pub fn names() -> &'static [&'static str] {
+                NAMES
+            }
+
+            /// The parameters as a vector, in the order of [`Weights::names`].
+            pub fn to_vec(&self) -> Vec<i32> {
+                vec![$(self.$name),+]
+            }
+
+            /// The inverse of [`Weights::to_vec`]; `None` if the length is wrong.
+            pub fn from_slice(v: &[i32]) -> Option<Weights> {
+                if v.len() != NAMES.len() {
+                    return None;
+                }
+                let mut it = v.iter().copied();
+                Some(Weights { $($name: it.next()?,)+ })
+            }
+        }
+    };
+}
+
+weights! {
+    // ---- Russian / Brazilian (centi-men) ----
+    /// A man (the unit: 100).
+    man,
+    /// A king.
+    king,
+    /// Bonus of a man on its 2nd rank (counted from its own side).
+    adv_rank2,
+    /// ... on its 3rd rank.
+    adv_rank3,
+    /// ... on its 4th rank.
+    adv_rank4,
+    /// ... on its 5th rank.
+    adv_rank5,
+    /// ... on its 6th rank.
+    adv_rank6,
+    /// ... on its 7th rank (one step from the crown).
+    adv_rank7,
+    /// A man in the centre, the squares c3-f6 (c3 e3 d4 f4 c5 e5 d6 f6).
+    center,
+    /// A man still on its back rank, with all 24 pieces on the board
+    /// (scaled down linearly as pieces come off).
+    back_guard,
+    /// Extra for a back-rank man on the two key squares (c1, e1 for White;
+    /// f8, d8 for Black), scaled like `back_guard`.
+    back_guard_key,
+    /// Penalty per man of difference between the a-d and e-h flanks.
+    balance,
+    /// A runaway man one step from the crown (no enemy piece in its forward
+    /// cone, no enemy king).
+    runaway,
+    /// What a runaway loses per further step it needs.
+    runaway_step,
+    /// A king, per empty square it can slide to.
+    king_mobility,
+    /// A king on the main road a1-h8.
+    main_road,
+    /// Trading down when ahead: percent of the material lead added on an
+    /// empty board (scaled linearly with the pieces that came off).
+    trade_down,
+    /// Drawn king endings (a lone king against two pieces, or against three
+    /// while holding the main road; kings only with a lead under two): the
+    /// score is multiplied by this / 16.
+    drawish_scale,
+
+    // ---- Adiyukh (hundredths of a point) ----
+    /// A checker counted on the scoring half (difference of the two counts).
+    half_count,
+    /// An enemy checker held under one of my towers.
+    prisoner,
+    /// An own checker beyond the top one (a tower survives more captures).
+    own_extra,
+    /// Per prisoner in a tower topped by one own checker only (one capture
+    /// turns it over).
+    fragile,
+    /// A checker in my tower on my 1st rank that has a free forward step.
+    advance_rank1,
+    /// ... on my 2nd rank.
+    advance_rank2,
+    /// ... on my 3rd rank.
+    advance_rank3,
+    /// ... on my 4th rank (one step from the opponent's half).
+    advance_rank4,
+    /// A checker in my tower on my own half with no free forward step.
+    blocked,
+    /// A king (a tower on its promotion rank).
+    king_tower,
+    /// Per checker in a king tower.
+    king_checker,
+    /// Per quiet move.
+    mobility,
+    /// A side with no quiet move.
+    no_moves,
+    /// A side with exactly one quiet move.
+    one_move,
+}
+
+/// Russian draughts.
+pub static RUSSIAN: Weights = Weights {
+    man: 100,
+    king: 260,
+    adv_rank2: 0,
+    adv_rank3: 2,
+    adv_rank4: 5,
+    adv_rank5: 9,
+    adv_rank6: 15,
+    adv_rank7: 28,
+    center: 6,
+    back_guard: 8,
+    back_guard_key: 6,
+    balance: 3,
+    runaway: 70,
+    runaway_step: 12,
+    king_mobility: 2,
+    main_road: 15,
+    trade_down: 20,
+    drawish_scale: 2,
+    half_count: 0,
+    prisoner: 0,
+    own_extra: 0,
+    fragile: 0,
+    advance_rank1: 0,
+    advance_rank2: 0,
+    advance_rank3: 0,
+    advance_rank4: 0,
+    blocked: 0,
+    king_tower: 0,
+    king_checker: 0,
+    mobility: 0,
+    no_moves: 0,
+    one_move: 0,
+};
+
+/// Brazilian draughts (international rules on 8x8).
+pub static BRAZILIAN: Weights = Weights {
+    man: 100,
+    king: 250,
+    adv_rank2: 0,
+    adv_rank3: 2,
+    adv_rank4: 5,
+    adv_rank5: 9,
+    adv_rank6: 15,
+    adv_rank7: 26,
+    center: 6,
+    back_guard: 8,
+    back_guard_key: 6,
+    balance: 3,
+    runaway: 60,
+    runaway_step: 12,
+    king_mobility: 2,
+    main_road: 15,
+    trade_down: 20,
+    drawish_scale: 2,
+    half_count: 0,
+    prisoner: 0,
+    own_extra: 0,
+    fragile: 0,
+    advance_rank1: 0,
+    advance_rank2: 0,
+    advance_rank3: 0,
+    advance_rank4: 0,
+    blocked: 0,
+    king_tower: 0,
+    king_checker: 0,
+    mobility: 0,
+    no_moves: 0,
+    one_move: 0,
+};
+
+/// Adiyukh on 8x8.
+pub static ADIYUKH_64: Weights = Weights {
+    man: 0,
+    king: 0,
+    adv_rank2: 0,
+    adv_rank3: 0,
+    adv_rank4: 0,
+    adv_rank5: 0,
+    adv_rank6: 0,
+    adv_rank7: 0,
+    center: 0,
+    back_guard: 0,
+    back_guard_key: 0,
+    balance: 0,
+    runaway: 0,
+    runaway_step: 0,
+    king_mobility: 0,
+    main_road: 0,
+    trade_down: 0,
+    drawish_scale: 0,
+    half_count: 100,
+    prisoner: 12,
+    own_extra: 5,
+    fragile: -8,
+    advance_rank1: 10,
+    advance_rank2: 16,
+    advance_rank3: 24,
+    advance_rank4: 35,
+    blocked: 4,
+    king_tower: 20,
+    king_checker: 4,
+    mobility: 3,
+    no_moves: -20,
+    one_move: -8,
+};
+
+/// Adiyukh on 8 ranks x 10 files.
+pub static ADIYUKH_80: Weights = Weights {
+    man: 0,
+    king: 0,
+    adv_rank2: 0,
+    adv_rank3: 0,
+    adv_rank4: 0,
+    adv_rank5: 0,
+    adv_rank6: 0,
+    adv_rank7: 0,
+    center: 0,
+    back_guard: 0,
+    back_guard_key: 0,
+    balance: 0,
+    runaway: 0,
+    runaway_step: 0,
+    king_mobility: 0,
+    main_road: 0,
+    trade_down: 0,
+    drawish_scale: 0,
+    half_count: 100,
+    prisoner: 12,
+    own_extra: 5,
+    fragile: -8,
+    advance_rank1: 10,
+    advance_rank2: 16,
+    advance_rank3: 24,
+    advance_rank4: 35,
+    blocked: 4,
+    king_tower: 20,
+    king_checker: 4,
+    mobility: 2,
+    no_moves: -20,
+    one_move: -8,
+};
+
+impl Weights {
+    /// The built-in weights of `v`.
+    pub fn for_variant(v: Variant) -> &'static Weights {
+        match v {
+            Variant::Russian => &RUSSIAN,
+            Variant::Brazilian => &BRAZILIAN,
+            Variant::Adiyukh64 => &ADIYUKH_64,
+            Variant::Adiyukh80 => &ADIYUKH_80,
+        }
+    }
+}
