@@ -12,6 +12,7 @@
 
 pub mod board;
 pub mod diagram;
+pub mod engine;
 pub mod eval;
 pub mod fen;
 pub mod game;
@@ -22,6 +23,7 @@ pub mod perft;
 pub mod position;
 pub mod search;
 pub mod tt;
+pub mod uci;
 pub mod variant;
 pub mod weights;
 mod zobrist;

@@ -2,7 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use shashki::game::Game;
-use shashki::search::{Info, Limits, Score, Searcher};
+use shashki::search::{Limits, Searcher};
 use shashki::{fen, notation, perft, Position, Variant};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -122,7 +122,9 @@ fn main() -> ExitCode {
             hash,
         }) => run_bench(depth, threads, hash),
         None => {
-            eprintln!("shashki: the engine protocol is not built yet; try `shashki perft --help` or `shashki show --help`");
+            let out = shashki::uci::Out::new(Box::new(std::io::stdout()));
+            let stdin = std::io::stdin();
+            shashki::uci::Uci::new(out).run(&mut stdin.lock());
             Ok(())
         }
     };
@@ -206,35 +208,6 @@ fn run_show(variant: Variant, text: Option<&str>) -> Result<(), String> {
     Ok(())
 }
 
-fn info_line(pos: &Position, info: &Info) -> String {
-    let score = match info.score {
-        Score::Cp(c) => format!("cp {c}"),
-        Score::Win(n) => format!("win {n}"),
-        Score::Loss(n) => format!("loss {n}"),
-    };
-    let mut p = *pos;
-    let pv: Vec<String> = info
-        .pv
-        .iter()
-        .map(|m| {
-            let t = notation::move_text(&p, m);
-            p.make(m);
-            t
-        })
-        .collect();
-    format!(
-        "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {} pv {}",
-        info.depth,
-        info.seldepth,
-        score,
-        info.nodes,
-        info.nps,
-        info.time_ms,
-        info.hashfull,
-        pv.join(" ")
-    )
-}
-
 fn run_search(
     variant: Variant,
     text: Option<&str>,
@@ -264,7 +237,7 @@ fn run_search(
     let pos = *game.position();
     let mut searcher = Searcher::new(hash, threads);
     let result = searcher.search(&game, &limits, &mut |info| {
-        println!("{}", info_line(&pos, info))
+        println!("{}", shashki::uci::info_line(&pos, info))
     });
     match result.best {
         Some(m) => println!("bestmove {}", notation::move_text(&pos, &m)),

@@ -64,6 +64,10 @@ pub struct Limits {
     pub infinite: bool,
     /// Time kept back per move for communication, in milliseconds.
     pub move_overhead_ms: u64,
+    /// Search only these root moves (all when empty).
+    pub searchmoves: Vec<Move>,
+    /// Number of best lines to report (0 or 1: one).
+    pub multipv: usize,
 }
 
 impl Limits {
@@ -89,6 +93,12 @@ impl Limits {
             nodes: Some(n),
             ..Limits::default()
         }
+    }
+
+    /// The time this search may take by its time limits, in milliseconds
+    /// (the soft target), or `None` when no time limit is set.
+    pub fn time_budget(&self) -> Option<u64> {
+        self.deadlines().0.map(|d| d.as_millis() as u64)
     }
 
     /// The soft target (stop starting new iterations after it) and the
@@ -152,6 +162,8 @@ impl Score {
 pub struct Info {
     pub depth: u32,
     pub seldepth: u32,
+    /// Which line this is (1 = the best) when several are searched.
+    pub multipv: u32,
     pub score: Score,
     pub nodes: u64,
     pub nps: u64,
@@ -230,6 +242,13 @@ impl Searcher {
         self.tt.new_search();
         let root = *game.position();
         let mut roots = root.legal_moves();
+        if !limits.searchmoves.is_empty() {
+            let all = roots.clone();
+            roots.0.retain(|m| limits.searchmoves.contains(m));
+            if roots.is_empty() {
+                roots = all;
+            }
+        }
         let start = Instant::now();
         if roots.is_empty() {
             return SearchResult {
@@ -290,12 +309,19 @@ impl Searcher {
                     .stack_size(32 << 20)
                     .spawn_scoped(scope, move || {
                         let mut w = Worker::new(shared, id, history);
-                        w.iterate(&root, roots, max_depth, None, &mut |_| {});
+                        w.iterate(&root, roots, max_depth, None, 1, &mut |_| {});
                     })
                     .expect("spawn a search thread");
             }
             let mut w = Worker::new(&shared, 0, history.clone());
-            let r = w.iterate(&root, roots.clone(), max_depth, soft, on_info);
+            let r = w.iterate(
+                &root,
+                roots.clone(),
+                max_depth,
+                soft,
+                limits.multipv.max(1),
+                on_info,
+            );
             done.store(true, Ordering::SeqCst);
             r
         })
@@ -442,6 +468,7 @@ impl<'a> Worker<'a> {
         mut roots: MoveList,
         max_depth: u32,
         soft: Option<Duration>,
+        multipv: usize,
         on_info: &mut dyn FnMut(&Info),
     ) -> SearchResult {
         let mut best = roots[0];
@@ -503,19 +530,40 @@ impl<'a> Worker<'a> {
                 self.pv[0].clone()
             };
             completed = depth;
+            // MultiPV: the next best lines, each searched among the root
+            // moves not yet shown, with a full window.
+            let mut lines = vec![(score, best_pv.clone())];
+            for k in 1..multipv.min(roots.len()) {
+                let s = self.root_search(root, &mut roots[k..], depth as i32, -INF, INF);
+                if self.stopped {
+                    break;
+                }
+                let line = if self.pv[0].is_empty() {
+                    vec![roots[k]]
+                } else {
+                    self.pv[0].clone()
+                };
+                lines.push((s, line));
+            }
             if self.id == 0 {
                 let elapsed = self.s.start.elapsed();
                 let nodes = self.total_nodes();
-                on_info(&Info {
-                    depth,
-                    seldepth: self.seldepth.max(depth as usize) as u32,
-                    score: Score::from_internal(score),
-                    nodes,
-                    nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
-                    time_ms: elapsed.as_millis() as u64,
-                    hashfull: self.s.tt.hashfull(),
-                    pv: best_pv.clone(),
-                });
+                for (k, (s, line)) in lines.into_iter().enumerate() {
+                    on_info(&Info {
+                        depth,
+                        seldepth: self.seldepth.max(depth as usize) as u32,
+                        multipv: k as u32 + 1,
+                        score: Score::from_internal(s),
+                        nodes,
+                        nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+                        time_ms: elapsed.as_millis() as u64,
+                        hashfull: self.s.tt.hashfull(),
+                        pv: line,
+                    });
+                }
+            }
+            if self.stopped {
+                break;
             }
             if let Some(soft) = soft {
                 // Think longer when the best move just changed or the score fell.
@@ -551,7 +599,7 @@ impl<'a> Worker<'a> {
     fn root_search(
         &mut self,
         pos: &Position,
-        roots: &mut MoveList,
+        roots: &mut [Move],
         depth: i32,
         mut alpha: i32,
         beta: i32,

@@ -1,0 +1,292 @@
+//! The engine behind both protocols: the game, the options, and a search
+//! running in its own thread while the protocol keeps reading input.
+//!
+//! A front end (`uci`, `hub`) parses text and formats replies; everything
+//! that changes state goes through an [`Engine`], which refuses changes
+//! while a search runs (stop it first) and keeps its last good state on
+//! every error.
+
+use crate::game::Game;
+use crate::moves::Move;
+use crate::search::{Info, Limits, SearchResult, Searcher};
+use crate::variant::Variant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Option limits.
+pub const HASH_MAX_MIB: usize = 65_536;
+pub const THREADS_MAX: usize = 256;
+pub const MULTIPV_MAX: usize = 50;
+pub const OVERHEAD_MAX_MS: u64 = 5_000;
+
+/// The engine's options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub variant: Variant,
+    pub hash_mib: usize,
+    pub threads: usize,
+    pub multipv: usize,
+    pub ponder: bool,
+    pub move_overhead_ms: u64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            variant: Variant::Russian,
+            hash_mib: 64,
+            threads: 1,
+            multipv: 1,
+            ponder: false,
+            move_overhead_ms: 10,
+        }
+    }
+}
+
+/// Called with each report of a running search.
+pub type InfoSink = Box<dyn FnMut(&Info) + Send>;
+/// Called once with the result when a search ends.
+pub type DoneSink = Box<dyn FnOnce(&Game, SearchResult) + Send>;
+
+/// The engine state.
+pub struct Engine {
+    options: Options,
+    game: Game,
+    searcher: Option<Searcher>,
+    running: Option<JoinHandle<Searcher>>,
+    stop: Arc<AtomicBool>,
+    /// While pondering: the limits to apply at `ponderhit`.
+    pondering: Option<Limits>,
+    /// The running search ends only when told (infinite or pondering).
+    open_ended: bool,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// An engine with default options and the Russian start position.
+    pub fn new() -> Engine {
+        let options = Options::default();
+        let searcher = Searcher::new(options.hash_mib, options.threads);
+        let stop = searcher.stop_handle();
+        Engine {
+            game: Game::new(options.variant),
+            options,
+            searcher: Some(searcher),
+            running: None,
+            stop,
+            pondering: None,
+            open_ended: false,
+        }
+    }
+
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Whether a search is running.
+    pub fn searching(&self) -> bool {
+        self.running.as_ref().is_some_and(|h| !h.is_finished())
+    }
+
+    /// The searcher, once no search runs: a search with limits is waited
+    /// for; an infinite or pondering one must be stopped first.
+    fn idle(&mut self) -> Result<&mut Searcher, String> {
+        if self.searching() && (self.open_ended || self.pondering.is_some()) {
+            return Err("an infinite or pondering search is running; send stop first".into());
+        }
+        self.join();
+        Ok(self
+            .searcher
+            .as_mut()
+            .expect("the searcher is home when no search runs"))
+    }
+
+    /// Wait for a finished search thread and take the searcher back.
+    fn join(&mut self) {
+        if let Some(h) = self.running.take() {
+            match h.join() {
+                Ok(s) => self.searcher = Some(s),
+                Err(_) => {
+                    // A panicked search thread loses its table: make a new one.
+                    let s = Searcher::new(self.options.hash_mib, self.options.threads);
+                    self.stop = s.stop_handle();
+                    self.searcher = Some(s);
+                }
+            }
+        }
+    }
+
+    /// Set an option by its name, case-insensitively; the value is checked
+    /// first and nothing changes on error.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let key = name.trim().to_ascii_lowercase();
+        let value = value.trim();
+        let number = |max: u64, min: u64| -> Result<u64, String> {
+            match value.parse::<u64>() {
+                Ok(n) if (min..=max).contains(&n) => Ok(n),
+                _ => Err(format!(
+                    "option {name}: value '{value}' is not a number from {min} to {max}"
+                )),
+            }
+        };
+        match key.as_str() {
+            "variant" => {
+                let v: Variant = value.parse().map_err(|e| format!("option Variant: {e}"))?;
+                self.idle()?;
+                self.options.variant = v;
+                self.game = Game::new(v);
+            }
+            "hash" => {
+                let mib = number(HASH_MAX_MIB as u64, 1)? as usize;
+                self.idle()?.set_hash(mib);
+                self.options.hash_mib = mib;
+            }
+            "threads" => {
+                let n = number(THREADS_MAX as u64, 1)? as usize;
+                self.idle()?.set_threads(n);
+                self.options.threads = n;
+            }
+            "multipv" => {
+                let n = number(MULTIPV_MAX as u64, 1)? as usize;
+                self.idle()?;
+                self.options.multipv = n;
+            }
+            "ponder" => {
+                let b = match value.to_ascii_lowercase().as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => {
+                        return Err(format!(
+                            "option Ponder: value '{value}' is not true or false"
+                        ))
+                    }
+                };
+                self.options.ponder = b;
+            }
+            "move overhead" => {
+                self.options.move_overhead_ms = number(OVERHEAD_MAX_MS, 0)?;
+            }
+            _ => return Err(format!("unknown option '{}'", name.trim())),
+        }
+        Ok(())
+    }
+
+    /// A new game: the table is cleared and the start position set.
+    pub fn new_game(&mut self) -> Result<(), String> {
+        self.idle()?.clear();
+        self.game = Game::new(self.options.variant);
+        Ok(())
+    }
+
+    /// Set the position: start (`None`) or position text, then moves. All
+    /// or nothing: on error the previous position stays.
+    pub fn set_position(&mut self, text: Option<&str>, moves: &[&str]) -> Result<(), String> {
+        self.idle()?;
+        let variant = self.options.variant;
+        let mut game = match text {
+            None => Game::new(variant),
+            Some(t) => {
+                Game::from_text(variant, t).map_err(|e| format!("bad position text: {e}"))?
+            }
+        };
+        for (i, m) in moves.iter().enumerate() {
+            game.play_text(m)
+                .map_err(|e| format!("move {} '{m}': {e}", i + 1))?;
+        }
+        self.game = game;
+        Ok(())
+    }
+
+    /// Start a search. With `ponder`, it runs without limits until
+    /// [`Engine::ponderhit`] (which applies `limits`) or [`Engine::stop`].
+    pub fn go(
+        &mut self,
+        mut limits: Limits,
+        ponder: bool,
+        mut on_info: InfoSink,
+        on_done: DoneSink,
+    ) -> Result<(), String> {
+        self.idle()?;
+        let mut searcher = self.searcher.take().expect("idle");
+        self.stop = searcher.stop_handle();
+        limits.move_overhead_ms = self.options.move_overhead_ms;
+        self.pondering = None;
+        self.open_ended = ponder || limits.infinite;
+        let run_limits = if ponder {
+            self.pondering = Some(limits.clone());
+            Limits {
+                infinite: true,
+                searchmoves: limits.searchmoves.clone(),
+                multipv: limits.multipv,
+                ..Limits::default()
+            }
+        } else {
+            limits
+        };
+        let game = self.game.clone();
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(64 << 20)
+            .spawn(move || {
+                let result = searcher.search(&game, &run_limits, &mut |i| on_info(i));
+                on_done(&game, result);
+                searcher
+            })
+            .map_err(|e| format!("cannot start the search thread: {e}"))?;
+        self.running = Some(handle);
+        Ok(())
+    }
+
+    /// The opponent played the expected move: the pondering search goes on
+    /// as a normal one, stopping when the limits given to `go` are spent.
+    pub fn ponderhit(&mut self) -> Result<(), String> {
+        let Some(limits) = self.pondering.take() else {
+            return Err("ponderhit without a pondering search".into());
+        };
+        self.open_ended = limits.infinite;
+        let budget = limits.time_budget();
+        if let Some(ms) = budget {
+            let stop = self.stop.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(ms));
+                stop.store(true, Ordering::SeqCst);
+            });
+        } else if !limits.infinite {
+            // Depth or node limits: the pondering search has had its time.
+            self.stop.store(true, Ordering::SeqCst);
+        }
+        Ok(())
+    }
+
+    /// Stop a running search and wait for it (its result is reported by
+    /// the search thread through `on_done`).
+    pub fn stop(&mut self) {
+        self.pondering = None;
+        self.open_ended = false;
+        self.stop.store(true, Ordering::SeqCst);
+        self.join();
+    }
+
+    /// Wait until the running search ends by itself.
+    pub fn wait(&mut self) {
+        self.join();
+    }
+
+    /// Play moves on the current game (used by front ends that send moves
+    /// one at a time).
+    pub fn play(&mut self, mv: &Move) -> Result<(), String> {
+        self.idle()?;
+        self.game.play(mv).map_err(|e| e.to_string())
+    }
+}
