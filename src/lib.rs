@@ -16,6 +16,7 @@ pub mod engine;
 pub mod eval;
 pub mod fen;
 pub mod game;
+pub mod hub;
 pub mod movegen;
 pub mod moves;
 pub mod notation;

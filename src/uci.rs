@@ -103,8 +103,10 @@ impl Uci {
         }
     }
 
-    /// Read commands until `quit` or the end of input.
+    /// Read commands until `quit` or the end of input. When the first
+    /// command is `hub`, the rest of the session speaks the Hub protocol.
     pub fn run(&mut self, input: &mut dyn BufRead) {
+        let mut first = true;
         loop {
             match read_line(input) {
                 Ok(None) | Err(_) => break,
@@ -112,6 +114,13 @@ impl Uci {
                     "line of {n} bytes is too long (limit {MAX_LINE}), ignored"
                 )),
                 Ok(Some(Ok(line))) => {
+                    if first && line.trim() == "hub" {
+                        crate::hub::Hub::new(self.out.clone()).run(input);
+                        return;
+                    }
+                    if !line.trim().is_empty() {
+                        first = false;
+                    }
                     if self.command(&line) == Flow::Quit {
                         break;
                     }
