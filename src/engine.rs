@@ -149,7 +149,12 @@ impl Engine {
             }
             "hash" => {
                 let mib = number(HASH_MAX_MIB as u64, 1)? as usize;
-                self.idle()?.set_hash(mib);
+                let old = self.options.hash_mib;
+                if let Err(e) = self.idle()?.set_hash(mib) {
+                    // Put a table of the old size back.
+                    let _ = self.idle()?.set_hash(old);
+                    return Err(format!("option Hash: {e}"));
+                }
                 self.options.hash_mib = mib;
             }
             "threads" => {
@@ -219,6 +224,7 @@ impl Engine {
     ) -> Result<(), String> {
         self.idle()?;
         let mut searcher = self.searcher.take().expect("idle");
+        searcher.reset_stop();
         self.stop = searcher.stop_handle();
         limits.move_overhead_ms = self.options.move_overhead_ms;
         self.pondering = None;

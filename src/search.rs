@@ -204,9 +204,18 @@ impl Searcher {
         }
     }
 
-    /// Resize the table (its contents are lost).
-    pub fn set_hash(&mut self, mib: usize) {
-        self.tt = Arc::new(TranspositionTable::new(mib));
+    /// Resize the table (its contents are lost). On error a 1 MiB table is
+    /// left in place.
+    pub fn set_hash(&mut self, mib: usize) -> Result<(), String> {
+        // Free the old table first, so old and new need not fit together.
+        self.tt = Arc::new(TranspositionTable::new(1));
+        match TranspositionTable::try_new(mib) {
+            Ok(t) => {
+                self.tt = Arc::new(t);
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// Set the number of threads.
@@ -214,9 +223,14 @@ impl Searcher {
         self.threads = threads.max(1);
     }
 
-    /// Forget what earlier searches learnt (a new game).
+    /// Forget what earlier searches learnt (a new game). A fresh zeroed
+    /// table is quicker than writing zeros over a large one.
     pub fn clear(&mut self) {
-        self.tt.clear();
+        let mib = (self.tt.size_bytes() >> 20).max(1);
+        match TranspositionTable::try_new(mib) {
+            Ok(t) => self.tt = Arc::new(t),
+            Err(_) => self.tt.clear(),
+        }
     }
 
     /// The table (for its size and fill).
@@ -229,16 +243,22 @@ impl Searcher {
         self.stop.clone()
     }
 
+    /// Clear the stop flag, so the next search runs. A caller that starts
+    /// the search in another thread clears it before starting that thread:
+    /// then a stop sent right after the start cannot be lost.
+    pub fn reset_stop(&self) {
+        self.stop.store(false, Ordering::SeqCst);
+    }
+
     /// Search the current position of `game` within `limits`, calling
-    /// `on_info` after each completed iteration. The stop flag is cleared
-    /// at the start.
+    /// `on_info` after each completed iteration. A set stop flag ends the
+    /// search at once (with a legal move); see [`Searcher::reset_stop`].
     pub fn search(
         &mut self,
         game: &Game,
         limits: &Limits,
         on_info: &mut dyn FnMut(&Info),
     ) -> SearchResult {
-        self.stop.store(false, Ordering::SeqCst);
         self.tt.new_search();
         let root = *game.position();
         let mut roots = root.legal_moves();

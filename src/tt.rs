@@ -46,7 +46,7 @@ struct Bucket {
 
 /// The table. Its size is set in MiB and stays within it.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: Box<[Bucket]>,
     age: AtomicU64,
 }
 
@@ -80,17 +80,34 @@ fn unpack(d: u64) -> (Entry, u8) {
 
 impl TranspositionTable {
     /// A table of at most `mib` MiB (at least one bucket).
+    ///
+    /// # Panics
+    /// When the memory cannot be had; see [`TranspositionTable::try_new`].
     pub fn new(mib: usize) -> TranspositionTable {
+        TranspositionTable::try_new(mib).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A table of at most `mib` MiB, or an error naming the size when the
+    /// system refuses the memory. The memory is requested zeroed, so pages
+    /// are only touched as the search fills them.
+    pub fn try_new(mib: usize) -> Result<TranspositionTable, String> {
         let count = (mib.saturating_mul(1 << 20) / BUCKET_BYTES).max(1);
-        let buckets = (0..count)
-            .map(|_| Bucket {
-                words: Default::default(),
-            })
-            .collect();
-        TranspositionTable {
+        let layout = std::alloc::Layout::array::<Bucket>(count)
+            .map_err(|_| format!("a {mib} MiB transposition table is too large"))?;
+        // SAFETY: the layout has a non-zero size; a null pointer is handled;
+        // all-zero bytes are a valid `Bucket` (atomic integers), so the
+        // zeroed memory is `count` initialised buckets, owned by the box.
+        let buckets = unsafe {
+            let ptr = std::alloc::alloc_zeroed(layout) as *mut Bucket;
+            if ptr.is_null() {
+                return Err(format!("cannot allocate a {mib} MiB transposition table"));
+            }
+            Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, count))
+        };
+        Ok(TranspositionTable {
             buckets,
             age: AtomicU64::new(0),
-        }
+        })
     }
 
     /// Bytes used by the entries.

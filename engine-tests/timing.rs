@@ -1,0 +1,91 @@
+//! Timing-sensitive tests of the engine binary: a clock game at 100 ms +
+//! 10 ms and the stop latency. They are a test target of their own, which
+//! cargo runs after the others, so nothing else competes for the cores.
+
+#[path = "process.rs"]
+mod process;
+
+use process::Engine;
+use shashki::game::Game;
+use shashki::{notation, Variant};
+use std::time::{Duration, Instant};
+
+const SECOND: Duration = Duration::from_secs(1);
+
+/// Start the engine and wait until it is ready, as a GUI does before a game.
+fn ready_engine() -> Engine {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect("uciok", SECOND * 10);
+    e.send("ucinewgame");
+    e.send("isready");
+    e.expect("readyok", SECOND * 10);
+    e
+}
+
+/// One test, so the two never run at the same time.
+#[test]
+fn timing() {
+    clock_game_at_100ms_plus_10ms_is_never_lost_on_time(Variant::Russian);
+    clock_game_at_100ms_plus_10ms_is_never_lost_on_time(Variant::Adiyukh80);
+    stop_answers_quickly_and_isready_answers_while_searching();
+}
+
+/// A game of the engine against itself at 100 ms + 10 ms per move: the
+/// runner keeps both clocks and the engine must never run out of time.
+fn clock_game_at_100ms_plus_10ms_is_never_lost_on_time(variant: Variant) {
+    let mut e = ready_engine();
+    e.send(&format!("setoption name Variant value {}", variant.id()));
+    let mut game = Game::new(variant);
+    let mut moves: Vec<String> = Vec::new();
+    let mut clock = [100i64, 100i64];
+    let inc = 10;
+    let mut plies = 0;
+    while game.outcome().is_none() && plies < 100 {
+        let side = game.position().side_to_move().index();
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        let sent = Instant::now();
+        e.send(&format!(
+            "go wtime {} btime {} winc {inc} binc {inc}",
+            clock[0].max(0),
+            clock[1].max(0)
+        ));
+        let (best, _) = e.expect("bestmove ", SECOND * 5);
+        let used = sent.elapsed().as_millis() as i64;
+        clock[side] -= used;
+        assert!(
+            clock[side] > 0,
+            "ply {plies}: out of time ({used} ms used, clock {clock:?})"
+        );
+        clock[side] += inc;
+        let text = best.split_whitespace().nth(1).unwrap().to_string();
+        game.play_text(&text)
+            .unwrap_or_else(|err| panic!("ply {plies}: {text}: {err}"));
+        moves.push(text);
+        plies += 1;
+    }
+    assert!(plies >= 80 || game.outcome().is_some(), "{plies} plies");
+    e.close();
+}
+
+fn stop_answers_quickly_and_isready_answers_while_searching() {
+    let mut e = ready_engine();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.expect("info depth 3", SECOND * 5);
+    e.send("isready");
+    e.expect("readyok", SECOND);
+    std::thread::sleep(Duration::from_millis(200));
+    let sent = Instant::now();
+    e.send("stop");
+    let (best, _) = e.expect("bestmove ", SECOND * 5);
+    let latency = sent.elapsed();
+    eprintln!("stop latency: {latency:?}");
+    assert!(
+        latency < Duration::from_millis(100),
+        "stop took {latency:?}"
+    );
+    let text = best.split_whitespace().nth(1).unwrap();
+    assert!(notation::parse_move(&shashki::Position::start(Variant::Russian), text).is_ok());
+    e.close();
+}
