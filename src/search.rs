@@ -687,6 +687,8 @@ impl<'a> Worker<'a> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
+        // The table's bucket loads while the moves are generated.
+        self.s.tt.prefetch(pos.key());
         let mut moves = MoveList::new();
         movegen::generate(pos, &mut moves);
         if moves.is_empty() {
