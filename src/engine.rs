@@ -61,6 +61,8 @@ pub struct Engine {
     pondering: Option<Limits>,
     /// The running search ends only when told (infinite or pondering).
     open_ended: bool,
+    /// Counts searches, so a `ponderhit` timer stops only its own search.
+    search_id: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl Default for Engine {
@@ -83,6 +85,7 @@ impl Engine {
             stop,
             pondering: None,
             open_ended: false,
+            search_id: Arc::new(std::sync::atomic::AtomicU64::new(0)),
         }
     }
 
@@ -229,6 +232,7 @@ impl Engine {
         limits.move_overhead_ms = self.options.move_overhead_ms;
         self.pondering = None;
         self.open_ended = ponder || limits.infinite;
+        self.search_id.fetch_add(1, Ordering::SeqCst);
         let run_limits = if ponder {
             self.pondering = Some(limits.clone());
             Limits {
@@ -264,9 +268,14 @@ impl Engine {
         let budget = limits.time_budget();
         if let Some(ms) = budget {
             let stop = self.stop.clone();
+            let ids = self.search_id.clone();
+            let id = ids.load(Ordering::SeqCst);
             std::thread::spawn(move || {
                 std::thread::sleep(Duration::from_millis(ms));
-                stop.store(true, Ordering::SeqCst);
+                // Only if the same search is still the latest one.
+                if ids.load(Ordering::SeqCst) == id {
+                    stop.store(true, Ordering::SeqCst);
+                }
             });
         } else if !limits.infinite {
             // Depth or node limits: the pondering search has had its time.

@@ -1,20 +1,1307 @@
-//! Scan's Hub protocol (version 2). Placeholder until the Hub front end lands.
+//! Scan's Hub protocol, version 2, over standard input and output.
+//!
+//! The session starts in the UCI-like front end; when its first command is
+//! `hub`, [`Hub::run`] takes over and the rest of the session speaks Hub.
+//! Every bad line gets one `error message="..."` reply and changes nothing;
+//! the engine keeps running.
+//!
+//! # Hub conventions of shashki
+//!
+//! ## Syntax
+//!
+//! Every line is `<command> <name>=<value> <name>=<value> ...`. A value
+//! that is empty or holds a blank, `=` or `"` is written in double quotes
+//! (there is no escape: a quoted value cannot hold `"`). A flag is a name
+//! without `=value`. Unknown arguments are ignored, as the protocol asks;
+//! unknown commands, malformed lines and bad values are errors. Empty lines
+//! are ignored.
+//!
+//! ## Handshake
+//!
+//! ```text
+//! hub
+//!   id name=shashki version=0.1.0 author="the Shashki developers"
+//!   param name=variant value=russian type=enum values="russian brazilian adiyukh-64 adiyukh-80"
+//!   param name=move-numbers value=a1 type=enum values="a1 pdn"
+//!   param name=threads value=1 type=int min=1 max=256
+//!   param name=tt-size value=22 type=int min=16 max=32
+//!   param name=ponder value=false type=bool
+//!   param name=move-overhead value=10 type=int min=0 max=5000
+//!   wait
+//! set-param name=variant value=brazilian
+//! init
+//!   ready
+//! ```
+//!
+//! * `variant`: changing it sets the variant's start position.
+//! * `move-numbers` (8x8 Russian and Brazilian): how the squares of moves
+//!   are numbered, see below.
+//! * `threads`: search threads.
+//! * `tt-size`: like Scan, the base-2 logarithm of the number of
+//!   transposition-table entries; an entry is 16 bytes, so the table takes
+//!   2^(tt-size - 16) MiB: 16 = 1 MiB, 22 = 64 MiB (the default), 32 = 64 GiB.
+//!   A size the system refuses is an error and the old table stays.
+//! * `ponder`: whether the GUI may ask the engine to ponder (informational).
+//! * `move-overhead`: milliseconds kept back from every timed move.
+//!
+//! Parameters may be set at any time while no search runs; `init` only
+//! answers `ready`.
+//!
+//! ## Positions: `pos`
+//!
+//! `pos pos=<position> [moves="<move> <move> ..."]`, or `pos start [moves=...]`
+//! (no `pos=` also means the start position). The moves are played from
+//! the position; the position and every move are checked first, and on any
+//! error the previous position stays. Moves given after the game has ended
+//! by this engine's rules (a draw rule the GUI does not apply, say) are
+//! still accepted: the game history then starts anew from that point.
+//!
+//! * Russian and Brazilian: Scan's form, the side to move (`W` or `B`) then
+//!   one character per square: `w`/`b` a white/black man, `W`/`B` a
+//!   white/black king, `e` empty; 33 characters, the squares in PDN order
+//!   1 = b8, 2 = d8, ..., 4 = h8, 5 = a7, ..., 29 = a1, ..., 32 = g1 (the
+//!   order pydraughts 0.6.x sends). The start position is
+//!   `Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww`. Position text as in the UCI mode
+//!   (`W:Wa1,c3:Bb6,Kh8`, numbers there in PDN order) is accepted too.
+//! * Adiyukh-64 and Adiyukh-80: position text in the crate's tower notation
+//!   (`W:Wa1,c3-2/1:Bb6,e5-3`: `-N/M` is a tower of N own checkers over M
+//!   of the other colour, `-N` a pure tower of N), or `startpos`.
+//!
+//! ## Moves
+//!
+//! * Russian and Brazilian: numbers as in Hub: a quiet move `from-to`, a
+//!   capture `fromxto` followed by every captured square, each once, in any
+//!   order (`x` between all numbers, e.g. `10x19x14`). The engine writes the
+//!   captured squares in increasing order. The squares are numbered by the
+//!   `move-numbers` parameter:
+//!   * `a1` (default, what pydraughts 0.6.x sends and reads): rank by rank
+//!     from White's side, 1 = a1, 2 = c1, 3 = e1, 4 = g1, 5 = b2, ...,
+//!     32 = h8 (White's first moves are 9-13 ... 12-16);
+//!   * `pdn`: the same order as the position string, 1 = b8 ... 32 = g1
+//!     (White's first moves are 21-17 ... 24-20).
+//!
+//!   Moves in algebraic notation (`c3-d4`, `c3:e5`) are accepted as well.
+//! * Adiyukh: algebraic notation with the whole path, as in the UCI mode:
+//!   `c3-d4`, a capture `c3:e5:g3` (the landing square of every jump). On
+//!   input, any form the UCI mode reads is accepted (`c3xe5`, the short
+//!   `start:final` form when it names one move, `cb4`).
+//!
+//! ## Searches
+//!
+//! * `level` sets the limits of the next search: `depth=<plies>`,
+//!   `nodes=<n>`, `move-time=<seconds>`, `[moves=<n>] time=<seconds>
+//!   [inc=<seconds>]` (the increment is taken as already due for this move,
+//!   as in Scan; a negative time counts as zero), or `infinite`. Times are
+//!   real numbers. Several limits may be given, on one line or several; the
+//!   first one reached ends the search. `infinite` drops the limits given
+//!   before it, and a limit given after it ends it. The limits are used by
+//!   the next `go` and then forgotten; a `go` without any limit searches
+//!   until `stop`.
+//! * `go think` (or `go analyze`, which behaves the same) searches and ends
+//!   with `done move=<move> [ponder=<move>]`. `go ponder` searches without
+//!   limit until `ponder-hit` (from then on the `level` limits apply, timed
+//!   from the `ponder-hit`) or `stop` (which answers `done` at once). Like
+//!   Scan, the engine may end any search by itself (at its maximum depth).
+//!   `go` on a position without a legal move is an error.
+//! * During a search only `ping` (answered by `pong` at once), `ponder-hit`,
+//!   `stop` and `quit` are accepted; anything else gets an error. `stop`
+//!   and `ponder-hit` without a running search are ignored.
+//! * Each completed iteration sends `info depth=<plies> seldepth=<plies>
+//!   score=<men> nodes=<n> time=<seconds> nps=<Mnodes/s> pv="<moves>"`.
+//!   `score` is in men with two decimals from the side to move's view
+//!   (`0.12`, `-1.05`); as in Scan, a win in `p` plies is
+//!   `(10000 - p) / 100` (`99.99` = win next move) and a loss the negative;
+//!   in Adiyukh the score is in points of the expected final count
+//!   difference. `time` has three decimals and `nps` (as in Scan, millions
+//!   of nodes per second) two.
+//!
+//! ## Other commands
+//!
+//! `new-game` clears the transposition table and sets the start position;
+//! `ping` is answered by `pong`; `quit`, or the end of the input, stops any
+//! search and ends the engine.
 
-use crate::uci::Out;
+use crate::board::{Geometry, Square};
+use crate::engine::{Engine, OVERHEAD_MAX_MS, THREADS_MAX};
+use crate::fen;
+use crate::game::Game;
+use crate::moves::Move;
+use crate::notation;
+use crate::position::Position;
+use crate::search::{Clock, Info, Limits, Score, SearchResult};
+use crate::uci::{read_line, Out, MAX_LINE};
+use crate::variant::Variant;
 use std::io::BufRead;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Smallest and largest `tt-size` (log2 of 16-byte entries).
+const TT_SIZE_MIN: u32 = 16;
+const TT_SIZE_MAX: u32 = 32;
+/// Longest time accepted in `level`, in seconds (a year).
+const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
+/// Longest error message sent.
+const MAX_MESSAGE: usize = 2_000;
+
+/// How the squares of 8x8 moves are numbered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MoveNumbers {
+    /// 1 = a1, 2 = c1, ..., 32 = h8 (pydraughts 0.6.x).
+    A1,
+    /// 1 = b8, ..., 32 = g1 (PDN, the order of the position string).
+    Pdn,
+}
+
+impl MoveNumbers {
+    fn id(self) -> &'static str {
+        match self {
+            MoveNumbers::A1 => "a1",
+            MoveNumbers::Pdn => "pdn",
+        }
+    }
+
+    fn parse(s: &str) -> Option<MoveNumbers> {
+        match s.to_ascii_lowercase().as_str() {
+            "a1" => Some(MoveNumbers::A1),
+            "pdn" => Some(MoveNumbers::Pdn),
+            _ => None,
+        }
+    }
+
+    /// The number of a square of the 8x8 board.
+    fn number(self, g: Geometry, sq: Square) -> Option<u8> {
+        match self {
+            MoveNumbers::Pdn => g.pdn_number(sq),
+            MoveNumbers::A1 => {
+                if g != Geometry::BOARD_64 {
+                    return None;
+                }
+                let (f, r) = g.file_rank(sq);
+                Some(r * 4 + f / 2 + 1)
+            }
+        }
+    }
+
+    /// The square of a number on the 8x8 board.
+    fn square(self, g: Geometry, n: u32) -> Option<Square> {
+        match self {
+            MoveNumbers::Pdn => g.from_pdn_number(n),
+            MoveNumbers::A1 => {
+                if g != Geometry::BOARD_64 || !(1..=32).contains(&n) {
+                    return None;
+                }
+                let rank = ((n - 1) / 4) as u8;
+                let file = 2 * ((n - 1) % 4) as u8 + rank % 2;
+                g.square(file, rank)
+            }
+        }
+    }
+}
+
+/// One parsed input line: the command and its arguments in order.
+#[derive(Debug, PartialEq, Eq)]
+struct Line {
+    command: String,
+    args: Vec<(String, Option<String>)>,
+}
+
+impl Line {
+    /// The value of the last argument called `name`: `None` when absent,
+    /// `Some(None)` for a flag without value.
+    fn get(&self, name: &str) -> Option<Option<&str>> {
+        self.args
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_deref())
+    }
+
+    fn has(&self, name: &str) -> bool {
+        self.get(name).is_some()
+    }
+
+    /// The value of `name`, which must have one when present.
+    fn value(&self, name: &str) -> Result<Option<&str>, String> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(Some(v)) => Ok(Some(v)),
+            Some(None) => Err(format!(
+                "{}: '{name}' needs a value ({name}=...)",
+                self.command
+            )),
+        }
+    }
+}
+
+fn is_blank(c: char) -> bool {
+    c.is_whitespace()
+}
+
+/// A character of a name or unquoted value.
+fn is_id(c: char) -> bool {
+    !c.is_control() && !is_blank(c) && c != '=' && c != '"'
+}
+
+/// Split a line into command and arguments. `Ok(None)` for an empty line.
+fn scan(text: &str) -> Result<Option<Line>, String> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    let skip_blanks = |i: &mut usize| {
+        while *i < chars.len() && is_blank(chars[*i]) {
+            *i += 1;
+        }
+    };
+    let name = |i: &mut usize| -> String {
+        let start = *i;
+        while *i < chars.len() && is_id(chars[*i]) {
+            *i += 1;
+        }
+        chars[start..*i].iter().collect()
+    };
+    skip_blanks(&mut i);
+    if i == chars.len() {
+        return Ok(None);
+    }
+    let command = name(&mut i);
+    if command.is_empty() {
+        return Err(format!(
+            "bad syntax: a line starts with a command name, not '{}'",
+            chars[i].escape_default()
+        ));
+    }
+    let mut args = Vec::new();
+    loop {
+        skip_blanks(&mut i);
+        if i == chars.len() {
+            break;
+        }
+        let column = i + 1;
+        let key = name(&mut i);
+        if key.is_empty() {
+            return Err(format!(
+                "bad syntax at column {column}: expected an argument name, found '{}'",
+                chars[i].escape_default()
+            ));
+        }
+        skip_blanks(&mut i);
+        let mut value = None;
+        if i < chars.len() && chars[i] == '=' {
+            i += 1;
+            skip_blanks(&mut i);
+            if i < chars.len() && chars[i] == '"' {
+                i += 1;
+                let start = i;
+                while i < chars.len() && chars[i] != '"' {
+                    i += 1;
+                }
+                if i == chars.len() {
+                    return Err(format!(
+                        "bad syntax: the value of '{}' has no closing quote",
+                        clip(&key)
+                    ));
+                }
+                value = Some(chars[start..i].iter().collect());
+                i += 1;
+            } else {
+                let v = name(&mut i);
+                if v.is_empty() {
+                    return Err(format!(
+                        "bad syntax: '{}=' has no value (write {}=\"\" for an empty one)",
+                        clip(&key),
+                        clip(&key)
+                    ));
+                }
+                value = Some(v);
+            }
+        }
+        args.push((key, value));
+    }
+    Ok(Some(Line { command, args }))
+}
+
+/// A value as written: quoted unless it is a plain name.
+fn value_text(v: &str) -> String {
+    if !v.is_empty() && v.chars().all(is_id) {
+        v.to_string()
+    } else {
+        format!("\"{}\"", sanitize(v))
+    }
+}
+
+/// Text safe inside a quoted value: no quote, no control character.
+fn sanitize(v: &str) -> String {
+    v.chars()
+        .map(|c| match c {
+            '"' => '\'',
+            c if c.is_control() => ' ',
+            c => c,
+        })
+        .collect()
+}
+
+/// User text quoted in a message, shortened.
+fn clip(s: &str) -> String {
+    if s.chars().count() > 40 {
+        format!("{}...", s.chars().take(40).collect::<String>())
+    } else {
+        s.to_string()
+    }
+}
+
+/// The Hub text of a legal move of `pos`.
+fn move_text(pos: &Position, mv: &Move, numbers: MoveNumbers) -> String {
+    let g = pos.geometry();
+    if pos.variant().is_tower() || g != Geometry::BOARD_64 {
+        return notation::move_text(pos, mv);
+    }
+    let num = |sq: Square| numbers.number(g, sq).unwrap_or(0).to_string();
+    if mv.is_capture() {
+        let mut captured: Vec<u8> = crate::board::squares(mv.captured())
+            .filter_map(|sq| numbers.number(g, sq))
+            .collect();
+        captured.sort_unstable();
+        let mut s = format!("{}x{}", num(mv.from()), num(mv.to()));
+        for n in captured {
+            s.push('x');
+            s.push_str(&n.to_string());
+        }
+        s
+    } else {
+        format!("{}-{}", num(mv.from()), num(mv.to()))
+    }
+}
+
+/// The Hub texts of all legal moves, for messages.
+fn legal_texts(pos: &Position, numbers: MoveNumbers) -> String {
+    let moves: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .map(|m| move_text(pos, m, numbers))
+        .collect();
+    if moves.is_empty() {
+        "none (the side to move has no legal move)".into()
+    } else {
+        moves.join(" ")
+    }
+}
+
+/// Read a Hub move as one legal move of `pos`.
+fn parse_move(pos: &Position, text: &str, numbers: MoveNumbers) -> Result<Move, String> {
+    let g = pos.geometry();
+    if pos.variant().is_tower()
+        || g != Geometry::BOARD_64
+        || text
+            .chars()
+            .any(|c| c.is_alphabetic() && c != 'x' && c != 'X')
+    {
+        return notation::parse_move(pos, text).map_err(|e| e.to_string());
+    }
+    let bad = || {
+        format!(
+            "'{}' is not a move (expected from-to, or fromxto followed by x and each captured square, e.g. 10x19x14)",
+            clip(text)
+        )
+    };
+    let quiet = text.contains('-');
+    let parts: Vec<&str> = if quiet {
+        text.split('-').collect()
+    } else {
+        text.split(['x', 'X']).collect()
+    };
+    if parts.len() < 2 || (quiet && parts.len() != 2) {
+        return Err(bad());
+    }
+    let mut squares = Vec::with_capacity(parts.len());
+    for p in &parts {
+        if p.is_empty() || p.len() > 2 || !p.chars().all(|c| c.is_ascii_digit()) {
+            return Err(bad());
+        }
+        let n: u32 = p.parse().map_err(|_| bad())?;
+        let sq = numbers.square(g, n).ok_or_else(|| {
+            format!(
+                "'{}': there is no square {n} (squares are numbered 1 to 32)",
+                clip(text)
+            )
+        })?;
+        squares.push(sq);
+    }
+    let (from, to) = (squares[0], squares[1]);
+    let captured: Option<u64> =
+        (squares.len() > 2).then(|| squares[2..].iter().fold(0u64, |bits, sq| bits | sq.bb()));
+    if let Some(bits) = captured {
+        if bits.count_ones() as usize != squares.len() - 2 {
+            return Err(format!("'{}': a captured square is repeated", clip(text)));
+        }
+    }
+    let legal = pos.legal_moves();
+    let matches: Vec<&Move> = legal
+        .iter()
+        .filter(|m| m.from() == from && m.to() == to)
+        .filter(|m| match captured {
+            None => true,
+            Some(c) => m.is_capture() && m.captured() == c,
+        })
+        .collect();
+    match matches.as_slice() {
+        [m] => Ok(**m),
+        [] => Err(format!(
+            "{} is not a legal move here; legal moves: {}",
+            clip(text),
+            legal_texts(pos, numbers)
+        )),
+        several => Err(format!(
+            "{} is ambiguous: it matches {}; give the captured squares",
+            clip(text),
+            several
+                .iter()
+                .map(|m| move_text(pos, m, numbers))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// Read a Hub position for `variant`.
+fn parse_position(variant: Variant, text: &str) -> Result<Position, String> {
+    let scan_form = !variant.is_tower()
+        && variant.geometry() == Geometry::BOARD_64
+        && !text.contains(':')
+        && !text.eq_ignore_ascii_case("startpos");
+    if !scan_form {
+        return fen::parse_position(variant, text)
+            .map_err(|e| format!("bad position '{}': {e}", clip(text)));
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let expected = "the side to move (W or B) then 32 squares, each w, b, W, B or e";
+    if chars.len() != 33 {
+        return Err(format!(
+            "bad position '{}': {} characters, expected 33: {expected}",
+            clip(text),
+            chars.len()
+        ));
+    }
+    let side = match chars[0] {
+        'W' => 'W',
+        'B' => 'B',
+        c => {
+            return Err(format!(
+                "bad position '{}': the side to move is '{}', expected W or B",
+                clip(text),
+                c.escape_default()
+            ))
+        }
+    };
+    let (mut white, mut black) = (Vec::new(), Vec::new());
+    for (i, &c) in chars[1..].iter().enumerate() {
+        let n = i + 1;
+        match c {
+            'w' => white.push(n.to_string()),
+            'W' => white.push(format!("K{n}")),
+            'b' => black.push(n.to_string()),
+            'B' => black.push(format!("K{n}")),
+            'e' => {}
+            c => {
+                return Err(format!(
+                    "bad position '{}': square {n} is '{}'; expected {expected}",
+                    clip(text),
+                    c.escape_default()
+                ))
+            }
+        }
+    }
+    let fen_text = format!("{side}:W{}:B{}", white.join(","), black.join(","));
+    fen::parse_position(variant, &fen_text)
+        .map_err(|e| format!("bad position '{}': {e}", clip(text)))
+}
+
+/// A score in men (two decimals), wins as in Scan.
+fn score_text(score: Score) -> String {
+    let hundredths = match score {
+        Score::Cp(c) => c as i64,
+        Score::Win(n) => 10_000 - (2 * n as i64 - 1).clamp(1, 9_999),
+        Score::Loss(n) => -(10_000 - (2 * n as i64).clamp(1, 9_999)),
+    };
+    let sign = if hundredths < 0 { "-" } else { "" };
+    let a = hundredths.unsigned_abs();
+    format!("{sign}{}.{:02}", a / 100, a % 100)
+}
+
+/// The legal moves of a line, from `pos`, stopping at the first that is
+/// not legal.
+fn line_texts(pos: &Position, moves: &[Move], numbers: MoveNumbers) -> Vec<String> {
+    let mut p = *pos;
+    let mut out = Vec::with_capacity(moves.len());
+    for m in moves {
+        if !p.legal_moves().iter().any(|l| l.same_result(m)) {
+            break;
+        }
+        out.push(move_text(&p, m, numbers));
+        p.make(m);
+    }
+    out
+}
+
+/// An `info` line for a search report.
+fn info_line(pos: &Position, info: &Info, numbers: MoveNumbers) -> String {
+    let mnps = info.nps / 10_000;
+    let mut line = format!(
+        "info depth={} seldepth={} score={} nodes={} time={}.{:03} nps={}.{:02}",
+        info.depth,
+        info.seldepth,
+        score_text(info.score),
+        info.nodes,
+        info.time_ms / 1000,
+        info.time_ms % 1000,
+        mnps / 100,
+        mnps % 100
+    );
+    let pv = line_texts(pos, &info.pv, numbers);
+    if !pv.is_empty() {
+        line.push_str(" pv=");
+        line.push_str(&value_text(&pv.join(" ")));
+    }
+    line
+}
+
+/// The `done` line for a search result.
+fn done_line(pos: &Position, result: &SearchResult, numbers: MoveNumbers) -> String {
+    let mut line = String::from("done");
+    let moves: Vec<Move> = result.best.into_iter().chain(result.ponder).collect();
+    let texts = line_texts(pos, &moves, numbers);
+    if let Some(m) = texts.first() {
+        line.push_str(" move=");
+        line.push_str(&value_text(m));
+    }
+    if let Some(p) = texts.get(1) {
+        line.push_str(" ponder=");
+        line.push_str(&value_text(p));
+    }
+    line
+}
+
+/// Parse a whole number in `min..=max`.
+fn int_value(what: &str, v: &str, min: u64, max: u64) -> Result<u64, String> {
+    match v.parse::<u64>() {
+        Ok(n) if (min..=max).contains(&n) && v.chars().all(|c| c.is_ascii_digit()) => Ok(n),
+        _ => Err(format!(
+            "{what}: '{}' is not a whole number from {min} to {max}",
+            clip(v)
+        )),
+    }
+}
+
+/// Parse seconds (a real number) as milliseconds. Negative values count as
+/// zero when `negative_is_zero` (a clock that ran out).
+fn seconds_value(what: &str, v: &str, negative_is_zero: bool) -> Result<u64, String> {
+    let bad = || {
+        format!(
+            "{what}: '{}' is not a number of seconds from 0 to {MAX_SECONDS}",
+            clip(v)
+        )
+    };
+    let plain = !v.is_empty()
+        && v.chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | '-' | '+' | 'e' | 'E'));
+    let s: f64 = if plain {
+        v.parse().map_err(|_| bad())?
+    } else {
+        0.0
+    };
+    if !plain || !s.is_finite() || s > MAX_SECONDS {
+        return Err(bad());
+    }
+    if s < 0.0 {
+        return if negative_is_zero { Ok(0) } else { Err(bad()) };
+    }
+    Ok((s * 1000.0).round() as u64)
+}
+
+/// The limits given by `level` lines since the last `go`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Level {
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    move_time_ms: Option<u64>,
+    time_ms: Option<u64>,
+    inc_ms: Option<u64>,
+    moves: Option<u32>,
+    infinite: bool,
+}
+
+impl Level {
+    fn limits(&self) -> Limits {
+        let mut limits = Limits {
+            depth: self.depth,
+            nodes: self.nodes,
+            movetime_ms: self.move_time_ms,
+            infinite: self.infinite,
+            multipv: 1,
+            ..Limits::default()
+        };
+        if let Some(t) = self.time_ms {
+            let inc = self.inc_ms.unwrap_or(0);
+            limits.clock = Some(Clock {
+                // The increment of this move is already due (Hub's rule).
+                time_ms: t.saturating_add(inc),
+                inc_ms: inc,
+                moves_to_go: self.moves.filter(|&m| m > 0),
+            });
+        }
+        if limits.depth.is_none()
+            && limits.nodes.is_none()
+            && limits.movetime_ms.is_none()
+            && limits.clock.is_none()
+        {
+            limits.infinite = true;
+        }
+        limits
+    }
+}
+
+/// What the loop should do after a command.
+#[derive(PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// What the front end knows of the running search.
+struct Running {
+    /// Set by the search thread at its first report (or its result): from
+    /// then on it honours a stop request.
+    started: Arc<AtomicBool>,
+    /// Set by the search thread just before it sends `done`.
+    done: Arc<AtomicBool>,
+}
 
 /// The Hub front end.
 pub struct Hub {
+    engine: Engine,
     out: Out,
+    numbers: MoveNumbers,
+    level: Level,
+    search: Option<Running>,
 }
 
 impl Hub {
     pub fn new(out: Out) -> Hub {
-        Hub { out }
+        Hub {
+            engine: Engine::new(),
+            out,
+            numbers: MoveNumbers::A1,
+            level: Level::default(),
+            search: None,
+        }
     }
 
-    /// Called after the `hub` command was read.
-    pub fn run(&mut self, _input: &mut dyn BufRead) {
-        self.out.line("error message=\"hub mode is not available yet\"");
+    /// Called after the `hub` command was read: answers it, then reads
+    /// commands until `quit` or the end of input.
+    pub fn run(&mut self, input: &mut dyn BufRead) {
+        self.identify();
+        loop {
+            match read_line(input) {
+                Ok(None) | Err(_) => break,
+                Ok(Some(Err(n))) => self.error(&format!(
+                    "line of {n} bytes is too long (limit {MAX_LINE}), ignored"
+                )),
+                Ok(Some(Ok(line))) => {
+                    if self.command(&line) == Flow::Quit {
+                        break;
+                    }
+                }
+            }
+        }
+        self.stop();
+        self.engine.stop();
+    }
+
+    fn error(&self, message: &str) {
+        let mut m = sanitize(message);
+        if m.len() > MAX_MESSAGE {
+            let mut cut = MAX_MESSAGE;
+            while !m.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            m.truncate(cut);
+            m.push_str("...");
+        }
+        self.out.line(&format!("error message=\"{m}\""));
+    }
+
+    /// Handle one line.
+    fn command(&mut self, text: &str) -> Flow {
+        let line = match scan(text) {
+            Ok(Some(line)) => line,
+            Ok(None) => return Flow::Continue,
+            Err(e) => {
+                self.error(&e);
+                return Flow::Continue;
+            }
+        };
+        self.settle();
+        let result = match line.command.as_str() {
+            "ping" => {
+                self.out.line("pong");
+                Ok(())
+            }
+            "stop" => {
+                self.stop();
+                Ok(())
+            }
+            "ponder-hit" => {
+                self.ponder_hit();
+                Ok(())
+            }
+            "quit" => return Flow::Quit,
+            "hub" => {
+                self.identify();
+                Ok(())
+            }
+            "init" => self.idle().map(|_| self.out.line("ready")),
+            "set-param" => self.idle().and_then(|_| self.set_param(&line)),
+            "new-game" => self.idle().and_then(|_| self.engine.new_game()),
+            "pos" => self.idle().and_then(|_| self.pos(&line)),
+            "level" => self.idle().and_then(|_| self.level(&line)),
+            "go" => self.idle().and_then(|_| self.go(&line)),
+            other => Err(format!("unknown command '{}'", clip(other))),
+        };
+        if let Err(e) = result {
+            self.error(&e);
+        }
+        Flow::Continue
+    }
+
+    /// Take back a search that has ended.
+    fn settle(&mut self) {
+        let Some(running) = &self.search else { return };
+        if running.done.load(Ordering::SeqCst) {
+            self.engine.wait();
+            self.search = None;
+        } else if !self.engine.searching() {
+            // The search thread ended without a result (it failed).
+            self.engine.wait();
+            self.search = None;
+            self.error("the search failed");
+            self.out.line("done");
+        }
+    }
+
+    /// Refuse changes while a search runs.
+    fn idle(&self) -> Result<(), String> {
+        if self.search.is_some() {
+            Err(
+                "a search is running: only ping, ponder-hit, stop and quit are accepted until done"
+                    .into(),
+            )
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Wait until the running search honours a stop request: the search
+    /// clears its stop flag when it starts, so a request sent before that
+    /// would be lost (a `stop` right after `go`).
+    fn wait_started(&self) {
+        if let Some(running) = &self.search {
+            while !running.started.load(Ordering::SeqCst) && self.engine.searching() {
+                std::thread::sleep(std::time::Duration::from_micros(200));
+            }
+        }
+    }
+
+    fn stop(&mut self) {
+        self.wait_started();
+        if self.search.take().is_some() {
+            self.engine.stop();
+        }
+    }
+
+    fn ponder_hit(&mut self) {
+        self.wait_started();
+        if let Some(running) = &self.search {
+            if !running.done.load(Ordering::SeqCst) {
+                // Not pondering (a `go think` search): nothing to do.
+                let _ = self.engine.ponderhit();
+            }
+        }
+    }
+
+    fn identify(&self) {
+        let o = self.engine.options();
+        let mut id = String::from("id");
+        for (k, v) in [
+            ("name", "shashki"),
+            ("version", env!("CARGO_PKG_VERSION")),
+            ("author", "the Shashki developers"),
+        ] {
+            id.push_str(&format!(" {k}={}", value_text(v)));
+        }
+        self.out.line(&id);
+        let variants: Vec<&str> = Variant::ALL.iter().map(|v| v.id()).collect();
+        self.out.line(&format!(
+            "param name=variant value={} type=enum values={}",
+            value_text(o.variant.id()),
+            value_text(&variants.join(" "))
+        ));
+        self.out.line(&format!(
+            "param name=move-numbers value={} type=enum values=\"a1 pdn\"",
+            self.numbers.id()
+        ));
+        self.out.line(&format!(
+            "param name=threads value={} type=int min=1 max={THREADS_MAX}",
+            o.threads
+        ));
+        let tt_size = TT_SIZE_MIN + o.hash_mib.max(1).ilog2();
+        self.out.line(&format!(
+            "param name=tt-size value={tt_size} type=int min={TT_SIZE_MIN} max={TT_SIZE_MAX}"
+        ));
+        self.out
+            .line(&format!("param name=ponder value={} type=bool", o.ponder));
+        self.out.line(&format!(
+            "param name=move-overhead value={} type=int min=0 max={OVERHEAD_MAX_MS}",
+            o.move_overhead_ms
+        ));
+        self.out.line("wait");
+    }
+
+    /// `set-param name=<name> value=<value>`
+    fn set_param(&mut self, line: &Line) -> Result<(), String> {
+        let name = line
+            .value("name")?
+            .ok_or("set-param: missing name=<parameter>")?;
+        let value = line.value("value")?.unwrap_or("");
+        match name.to_ascii_lowercase().as_str() {
+            "variant" => {
+                let v: Variant = value.parse().map_err(|_| {
+                    format!(
+                        "set-param variant: unknown variant '{}' (expected russian, brazilian, adiyukh-64 or adiyukh-80)",
+                        clip(value)
+                    )
+                })?;
+                self.engine.set_option("variant", v.id())
+            }
+            "move-numbers" => {
+                self.numbers = MoveNumbers::parse(value).ok_or_else(|| {
+                    format!(
+                        "set-param move-numbers: '{}' is not a1 or pdn",
+                        clip(value)
+                    )
+                })?;
+                Ok(())
+            }
+            "threads" => {
+                let n = int_value("set-param threads", value, 1, THREADS_MAX as u64)?;
+                self.engine.set_option("threads", &n.to_string())
+            }
+            "tt-size" => {
+                let n = int_value(
+                    "set-param tt-size",
+                    value,
+                    TT_SIZE_MIN as u64,
+                    TT_SIZE_MAX as u64,
+                )?;
+                let mib = 1usize << (n as u32 - TT_SIZE_MIN);
+                // A size the system refuses leaves the old table.
+                self.engine
+                    .set_option("hash", &mib.to_string())
+                    .map_err(|e| format!("set-param tt-size {n}: {e}"))
+            }
+            "ponder" => match value.to_ascii_lowercase().as_str() {
+                "true" | "false" => self.engine.set_option("ponder", value),
+                _ => Err(format!(
+                    "set-param ponder: '{}' is not true or false",
+                    clip(value)
+                )),
+            },
+            "move-overhead" => {
+                let n = int_value("set-param move-overhead", value, 0, OVERHEAD_MAX_MS)?;
+                self.engine.set_option("move overhead", &n.to_string())
+            }
+            other => Err(format!(
+                "set-param: unknown parameter '{}' (known: variant, move-numbers, threads, tt-size, ponder, move-overhead)",
+                clip(other)
+            )),
+        }
+    }
+
+    /// `pos [pos=<position> | start] [moves="<moves>"]`
+    fn pos(&mut self, line: &Line) -> Result<(), String> {
+        let variant = self.engine.options().variant;
+        let text = line.value("pos")?;
+        let moves = line.value("moves")?.unwrap_or("");
+        let start = match text {
+            Some(t) if position_after_start(line) => {
+                parse_position(variant, t.trim()).map_err(|e| format!("pos: {e}"))?
+            }
+            _ => Position::start(variant),
+        };
+        // Play the moves, restarting the history where the game has ended
+        // by this engine's rules, then hand the last stretch to the engine.
+        let mut game = Game::from_position(start);
+        let mut stretch_start = start;
+        let mut stretch: Vec<String> = Vec::new();
+        for (i, text) in moves.split_whitespace().enumerate() {
+            let here = *game.position();
+            let mv = parse_move(&here, text, self.numbers)
+                .map_err(|e| format!("pos: move {} '{}': {e}", i + 1, clip(text)))?;
+            if game.outcome().is_some() {
+                game = Game::from_position(here);
+                stretch_start = here;
+                stretch.clear();
+            }
+            game.play(&mv)
+                .map_err(|e| format!("pos: move {} '{}': {e}", i + 1, clip(text)))?;
+            stretch.push(notation::move_text(&here, &mv));
+        }
+        let refs: Vec<&str> = stretch.iter().map(String::as_str).collect();
+        self.engine
+            .set_position(Some(&fen::position_text(&stretch_start)), &refs)
+            .map_err(|e| format!("pos: {e}"))
+    }
+
+    /// `level ...`: limits for the next search.
+    fn level(&mut self, line: &Line) -> Result<(), String> {
+        let mut level = self.level.clone();
+        let mut known = false;
+        for (key, _) in &line.args {
+            let key = key.as_str();
+            let v = || -> Result<&str, String> {
+                line.value(key)?
+                    .ok_or_else(|| format!("level: '{key}' needs a value"))
+            };
+            match key {
+                "depth" => level.depth = Some(int_value("level depth", v()?, 1, 1_000)? as u32),
+                "nodes" => level.nodes = Some(int_value("level nodes", v()?, 1, u64::MAX / 2)?),
+                "move-time" => {
+                    level.move_time_ms = Some(seconds_value("level move-time", v()?, false)?)
+                }
+                "time" => level.time_ms = Some(seconds_value("level time", v()?, true)?),
+                "inc" => level.inc_ms = Some(seconds_value("level inc", v()?, false)?),
+                "moves" => level.moves = Some(int_value("level moves", v()?, 0, 10_000)? as u32),
+                "infinite" => {
+                    // No limit: drops the limits given before it.
+                    level = Level {
+                        infinite: true,
+                        ..Level::default()
+                    };
+                    known = true;
+                    continue;
+                }
+                "ponder" => {}
+                _ => continue,
+            }
+            if key != "ponder" {
+                level.infinite = false;
+            }
+            known = true;
+        }
+        if !known {
+            return Err(
+                "level: no limit given (expected depth=, nodes=, move-time=, [moves=] time= [inc=], or infinite)"
+                    .into(),
+            );
+        }
+        if level.time_ms.is_none() && (level.moves.is_some() || level.inc_ms.is_some()) {
+            return Err("level: 'moves' and 'inc' need 'time' as well".into());
+        }
+        self.level = level;
+        Ok(())
+    }
+
+    /// `go think | ponder | analyze`
+    fn go(&mut self, line: &Line) -> Result<(), String> {
+        let ponder = line.has("ponder");
+        if !ponder && !line.has("think") && !line.has("analyze") {
+            return Err("go: expected 'go think', 'go ponder' or 'go analyze'".into());
+        }
+        let pos = *self.engine.game().position();
+        if pos.legal_moves().is_empty() {
+            return Err("go: the side to move has no legal move (the game is over)".into());
+        }
+        let limits = self.level.limits();
+        let numbers = self.numbers;
+        let running = Running {
+            started: Arc::new(AtomicBool::new(false)),
+            done: Arc::new(AtomicBool::new(false)),
+        };
+        let (started, started_too) = (running.started.clone(), running.started.clone());
+        let done = running.done.clone();
+        let info_out = self.out.clone();
+        let done_out = self.out.clone();
+        self.engine.go(
+            limits,
+            ponder,
+            Box::new(move |info| {
+                started.store(true, Ordering::SeqCst);
+                info_out.line(&info_line(&pos, info, numbers))
+            }),
+            Box::new(move |game, result| {
+                let line = done_line(game.position(), &result, numbers);
+                // Set before sending: once the GUI has `done`, the next
+                // command finds the search over.
+                started_too.store(true, Ordering::SeqCst);
+                done.store(true, Ordering::SeqCst);
+                done_out.line(&line);
+            }),
+        )?;
+        self.level = Level::default();
+        self.search = Some(running);
+        Ok(())
+    }
+}
+
+/// Whether `pos=` is given after any `start` flag (the later one wins).
+fn position_after_start(line: &Line) -> bool {
+    let last = |name: &str| line.args.iter().rposition(|(n, _)| n == name);
+    last("pos") > last("start")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_split_into_pairs() {
+        let l = scan(r#"pos pos=Wbbe moves="9-13 22-18"  start"#)
+            .unwrap()
+            .unwrap();
+        assert_eq!(l.command, "pos");
+        assert_eq!(l.get("pos"), Some(Some("Wbbe")));
+        assert_eq!(l.get("moves"), Some(Some("9-13 22-18")));
+        assert_eq!(l.get("start"), Some(None));
+        assert_eq!(l.get("nope"), None);
+        assert!(scan("   ").unwrap().is_none());
+        for bad in [
+            "=x",
+            "\"pos\"",
+            "pos pos=\"abc",
+            "pos pos=",
+            "level =3",
+            "go \"x\"",
+        ] {
+            assert!(scan(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn values_are_quoted_when_needed() {
+        assert_eq!(value_text("abc"), "abc");
+        assert_eq!(value_text(""), "\"\"");
+        assert_eq!(value_text("a b"), "\"a b\"");
+        assert_eq!(value_text("a\"b"), "\"a'b\"");
+    }
+
+    #[test]
+    fn both_numberings_cover_the_board() {
+        let g = Geometry::BOARD_64;
+        for numbers in [MoveNumbers::A1, MoveNumbers::Pdn] {
+            for n in 1..=32u32 {
+                let sq = numbers.square(g, n).unwrap();
+                assert_eq!(numbers.number(g, sq), Some(n as u8));
+            }
+            assert!(numbers.square(g, 0).is_none());
+            assert!(numbers.square(g, 33).is_none());
+        }
+        let name = |n| g.square_name(MoveNumbers::A1.square(g, n).unwrap());
+        assert_eq!(name(1), "a1");
+        assert_eq!(name(5), "b2");
+        assert_eq!(name(32), "h8");
+    }
+
+    #[test]
+    fn start_position_and_moves() {
+        let pos = parse_position(Variant::Russian, "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww").unwrap();
+        assert_eq!(pos, Position::start(Variant::Russian));
+        let mut texts: Vec<String> = pos
+            .legal_moves()
+            .iter()
+            .map(|m| move_text(&pos, m, MoveNumbers::A1))
+            .collect();
+        texts.sort();
+        assert_eq!(
+            texts,
+            ["10-13", "10-14", "11-14", "11-15", "12-15", "12-16", "9-13"]
+        );
+        let m = parse_move(&pos, "9-13", MoveNumbers::A1).unwrap();
+        assert_eq!(notation::move_text(&pos, &m), "a3-b4");
+        let m = parse_move(&pos, "21-17", MoveNumbers::Pdn).unwrap();
+        assert_eq!(notation::move_text(&pos, &m), "a3-b4");
+        assert!(parse_move(&pos, "9-14", MoveNumbers::A1).is_err());
+        assert!(parse_move(&pos, "9-99", MoveNumbers::A1).is_err());
+        assert!(parse_move(&pos, "9--13", MoveNumbers::A1).is_err());
+    }
+
+    #[test]
+    fn captures_list_the_captured_squares() {
+        // White man c3 takes d4 (a1 numbers: c3 = 10, d4 = 14, e5 = 19).
+        let pos = parse_position(Variant::Russian, "Weeebeeeeeeeeeeeeebeeeweeeeeeeeee").unwrap();
+        let m = parse_move(&pos, "10x19x14", MoveNumbers::A1).unwrap();
+        assert_eq!(move_text(&pos, &m, MoveNumbers::A1), "10x19x14");
+        assert_eq!(parse_move(&pos, "10x19", MoveNumbers::A1).unwrap(), m);
+        assert!(parse_move(&pos, "10x19x13", MoveNumbers::A1).is_err());
+        assert!(parse_move(&pos, "10x19x14x14", MoveNumbers::A1).is_err());
+    }
+
+    #[test]
+    fn scores_in_men() {
+        assert_eq!(score_text(Score::Cp(12)), "0.12");
+        assert_eq!(score_text(Score::Cp(-105)), "-1.05");
+        assert_eq!(score_text(Score::Cp(0)), "0.00");
+        assert_eq!(score_text(Score::Win(1)), "99.99");
+        assert_eq!(score_text(Score::Loss(1)), "-99.98");
+        assert_eq!(score_text(Score::Win(3)), "99.95");
+    }
+
+    /// Output collected in memory.
+    #[derive(Clone, Default)]
+    struct Sink(Arc<std::sync::Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Sink {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Sink {
+        fn take(&self) -> Vec<String> {
+            let bytes = std::mem::take(&mut *self.0.lock().unwrap());
+            String::from_utf8(bytes)
+                .unwrap()
+                .lines()
+                .map(str::to_string)
+                .collect()
+        }
+    }
+
+    fn session(input: &str) -> Vec<String> {
+        let sink = Sink::default();
+        let mut hub = Hub::new(Out::new(Box::new(sink.clone())));
+        hub.run(&mut input.as_bytes());
+        sink.take()
+    }
+
+    #[test]
+    fn a_short_session() {
+        // Lines sent during a search are refused; the end of input stops it.
+        let out = session(
+            "init\nlevel infinite depth=3\npos moves=\"9-13 22-18\"\ngo think\nping\npos\n",
+        );
+        assert_eq!(
+            out[0],
+            "id name=shashki version=0.1.0 author=\"the Shashki developers\""
+                .replace("0.1.0", env!("CARGO_PKG_VERSION"))
+        );
+        assert!(out.contains(&"wait".to_string()));
+        assert!(out.contains(&"ready".to_string()));
+        assert!(out.contains(&"pong".to_string()));
+        let done: Vec<&String> = out.iter().filter(|l| l.starts_with("done")).collect();
+        assert_eq!(done, ["done move=13x22x18"], "{out:?}");
+    }
+
+    #[test]
+    fn random_lines_never_panic_and_get_hub_replies() {
+        use rand::{Rng, SeedableRng};
+        let words = [
+            "hub",
+            "init",
+            "pos",
+            "level",
+            "go",
+            "stop",
+            "ping",
+            "ponder-hit",
+            "new-game",
+            "set-param",
+            "think",
+            "ponder",
+            "analyze",
+            "start",
+            "infinite",
+            "pos=",
+            "moves=",
+            "depth=",
+            "nodes=",
+            "move-time=",
+            "time=",
+            "inc=",
+            "name=",
+            "value=",
+            "variant",
+            "tt-size",
+            "threads",
+            "move-numbers",
+            "1",
+            "0",
+            "-1",
+            "0.01",
+            "9-13",
+            "13x22x18",
+            "\"",
+            "=",
+            "x",
+            "e",
+            "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww",
+            "W:Wc3:Bd4",
+            "adiyukh-80",
+            "brazilian",
+            "a1",
+            "pdn",
+            "\u{0}",
+            "é",
+            "99999999999999999999",
+            "nan",
+            "1e3",
+            "c3-d4",
+            "\"9-13 22-18\"",
+        ];
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        let mut input = String::new();
+        for _ in 0..400 {
+            let n = rng.gen_range(1..6);
+            let mut line = String::new();
+            for i in 0..n {
+                if i > 0 && rng.gen_bool(0.8) {
+                    line.push(' ');
+                }
+                line.push_str(words[rng.gen_range(0..words.len())]);
+            }
+            input.push_str(&line);
+            input.push('\n');
+            // Keep searches short: every line is followed by a stop.
+            input.push_str("stop\n");
+        }
+        let out = session(&input);
+        let known = [
+            "id", "param", "wait", "ready", "pong", "info", "done", "error",
+        ];
+        for line in &out {
+            let command = line.split(' ').next().unwrap();
+            assert!(known.contains(&command), "{line:?}");
+            if command == "error" {
+                assert!(line.starts_with("error message=\"") && line.ends_with('"'));
+                assert_eq!(line.matches('"').count(), 2, "{line}");
+            }
+        }
+    }
+
+    #[test]
+    fn bad_positions_are_refused() {
+        for bad in [
+            "",
+            "W",
+            "Xbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww",
+            "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwwx",
+            "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwwww",
+            "Wwbbbbbbbbbbbeeeeeeeewwwwwwwwwwww",
+            "W:Wz9",
+        ] {
+            assert!(parse_position(Variant::Russian, bad).is_err(), "{bad:?}");
+        }
+        assert!(parse_position(Variant::Adiyukh64, "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww").is_err());
+        assert!(parse_position(Variant::Adiyukh80, "startpos").is_ok());
     }
 }

@@ -301,6 +301,7 @@ impl Searcher {
         let history: Vec<u64> = game.positions().iter().map(|p| p.key()).collect();
         let nodes = AtomicU64::new(0);
         let done = AtomicBool::new(false);
+        let main_depth = AtomicU64::new(0);
         let (soft, hard) = limits.deadlines();
         let shared = Shared {
             tt: &self.tt,
@@ -310,6 +311,7 @@ impl Searcher {
             start,
             hard,
             node_limit: if limits.infinite { None } else { limits.nodes },
+            main_depth: &main_depth,
         };
         let max_depth = if limits.infinite {
             MAX_PLY as u32 - 10
@@ -358,6 +360,8 @@ struct Shared<'a> {
     start: Instant,
     hard: Option<Duration>,
     node_limit: Option<u64>,
+    /// The depth the main thread is searching: helpers keep ahead of it.
+    main_depth: &'a AtomicU64,
 }
 
 /// One thread's search state.
@@ -498,8 +502,23 @@ impl<'a> Worker<'a> {
         let mut last_change = 0;
         let mut prev_score = 0;
         // Helpers start one ply deeper on odd ids, to spread the threads.
-        let first = 1 + (self.id % 2) as u32;
-        for depth in first..=max_depth {
+        let mut depth = 0;
+        loop {
+            // The main thread deepens one ply at a time; helpers search one
+            // or two plies deeper than it, so their results in the shared
+            // table are ready when the main thread gets there.
+            depth = if self.id == 0 {
+                depth + 1
+            } else {
+                let main = self.s.main_depth.load(Ordering::Relaxed) as u32;
+                (depth + 1).max(main + 1 + (self.id % 2) as u32)
+            };
+            if depth > max_depth {
+                break;
+            }
+            if self.id == 0 {
+                self.s.main_depth.store(depth as u64, Ordering::Relaxed);
+            }
             self.seldepth = 0;
             let mut delta = 40;
             let (mut alpha, mut beta) = if depth >= 4 && best_score.abs() < WIN_BOUND {
