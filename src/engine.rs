@@ -61,6 +61,8 @@ pub struct Engine {
     pondering: Option<Limits>,
     /// The running search ends only when told (infinite or pondering).
     open_ended: bool,
+    /// Set by the search thread once its result has been passed on.
+    delivered: Arc<AtomicBool>,
     /// Counts searches, so a `ponderhit` timer stops only its own search.
     search_id: Arc<std::sync::atomic::AtomicU64>,
 }
@@ -85,6 +87,7 @@ impl Engine {
             stop,
             pondering: None,
             open_ended: false,
+            delivered: Arc::new(AtomicBool::new(true)),
             search_id: Arc::new(std::sync::atomic::AtomicU64::new(0)),
         }
     }
@@ -102,17 +105,27 @@ impl Engine {
         self.running.as_ref().is_some_and(|h| !h.is_finished())
     }
 
-    /// The searcher, once no search runs: a search with limits is waited
-    /// for; an infinite or pondering one must be stopped first.
+    /// The searcher, once no search runs. While one runs, state changes are
+    /// refused (the reading loop must stay free to read `stop`).
     fn idle(&mut self) -> Result<&mut Searcher, String> {
-        if self.searching() && (self.open_ended || self.pondering.is_some()) {
-            return Err("an infinite or pondering search is running; send stop first".into());
+        // A search whose result is out is as good as over: its thread only
+        // hands the searcher back.
+        if self.searching() && !self.delivered.load(Ordering::SeqCst) {
+            return Err("a search is running; wait for its result or send stop first".into());
         }
         self.join();
         Ok(self
             .searcher
             .as_mut()
             .expect("the searcher is home when no search runs"))
+    }
+
+    /// Whether the running search ends only when told (infinite or
+    /// pondering).
+    pub fn open_ended(&self) -> bool {
+        self.searching()
+            && !self.delivered.load(Ordering::SeqCst)
+            && (self.open_ended || self.pondering.is_some())
     }
 
     /// Wait for a finished search thread and take the searcher back.
@@ -245,12 +258,15 @@ impl Engine {
             limits
         };
         let game = self.game.clone();
+        let delivered = Arc::new(AtomicBool::new(false));
+        self.delivered = delivered.clone();
         let handle = std::thread::Builder::new()
             .name("search".into())
             .stack_size(64 << 20)
             .spawn(move || {
                 let result = searcher.search(&game, &run_limits, &mut |i| on_info(i));
                 on_done(&game, result);
+                delivered.store(true, Ordering::SeqCst);
                 searcher
             })
             .map_err(|e| format!("cannot start the search thread: {e}"))?;

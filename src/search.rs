@@ -327,13 +327,14 @@ impl Searcher {
                 let shared = &shared;
                 let history = history.clone();
                 let roots = roots.clone();
-                std::thread::Builder::new()
+                // A helper that cannot be started is done without: the
+                // search goes on with fewer threads.
+                let _ = std::thread::Builder::new()
                     .stack_size(32 << 20)
                     .spawn_scoped(scope, move || {
                         let mut w = Worker::new(shared, id, history);
                         w.iterate(&root, roots, max_depth, None, 1, &mut |_| {});
-                    })
-                    .expect("spawn a search thread");
+                    });
             }
             let mut w = Worker::new(&shared, 0, history.clone());
             let r = w.iterate(
@@ -583,6 +584,19 @@ impl<'a> Worker<'a> {
                     self.pv[0].clone()
                 };
                 lines.push((s, line));
+            }
+            if lines.len() > 1 {
+                // Report and play the lines best first: a later line, searched
+                // with a full window, may beat the first.
+                lines.sort_by_key(|(s, _)| std::cmp::Reverse(*s));
+                for (k, (_, line)) in lines.iter().enumerate() {
+                    if let Some(i) = roots.iter().position(|m| m.same_result(&line[0])) {
+                        roots[k..=i].rotate_right(1);
+                    }
+                }
+                best = roots[0];
+                best_score = lines[0].0;
+                best_pv = lines[0].1.clone();
             }
             if self.id == 0 {
                 let elapsed = self.s.start.elapsed();

@@ -14,6 +14,9 @@ use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
+/// Deepest `perft` the protocol runs (it runs in the reading thread).
+pub const MAX_PERFT: u32 = 10;
+
 /// Longest input line read; longer lines are refused whole.
 pub const MAX_LINE: usize = 65_536;
 
@@ -109,7 +112,15 @@ impl Uci {
         let mut first = true;
         loop {
             match read_line(input) {
-                Ok(None) | Err(_) => break,
+                Ok(None) | Err(_) => {
+                    // End of input: a search with limits may finish (a
+                    // script piping `go depth 12` wants its result); an
+                    // open-ended one is stopped.
+                    if !self.engine.open_ended() {
+                        self.engine.wait();
+                    }
+                    break;
+                }
                 Ok(Some(Err(n))) => self.error(&format!(
                     "line of {n} bytes is too long (limit {MAX_LINE}), ignored"
                 )),
@@ -322,12 +333,15 @@ impl Uci {
 
     fn perft(&mut self, args: &[&str]) -> Result<(), String> {
         let depth = match args {
-            [d] => d.parse::<u32>().ok().filter(|&d| d <= 20).ok_or_else(|| {
-                format!(
-                    "perft: depth must be a number from 0 to 20, not '{}'",
-                    truncate(d)
-                )
-            })?,
+            [d] => match d.parse::<u32>() {
+                Ok(n) if n <= MAX_PERFT => n,
+                _ => {
+                    let d = truncate(d);
+                    return Err(format!(
+                        "perft: depth must be a number from 0 to {MAX_PERFT}, not '{d}' (deeper: shashki perft)"
+                    ));
+                }
+            },
             _ => return Err("perft: expected 'perft <depth>'".into()),
         };
         if self.engine.searching() {
