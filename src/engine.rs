@@ -61,8 +61,11 @@ pub struct Engine {
     pondering: Option<Limits>,
     /// The running search ends only when told (infinite or pondering).
     open_ended: bool,
-    /// Set by the search thread once its result has been passed on.
+    /// Set by the search thread just before it passes its result on.
     delivered: Arc<AtomicBool>,
+    /// An infinite or pondering search holds its result until this is set
+    /// (by `stop` or `ponderhit`), as UCI requires.
+    release: Arc<AtomicBool>,
     /// Counts searches, so a `ponderhit` timer stops only its own search.
     search_id: Arc<std::sync::atomic::AtomicU64>,
 }
@@ -88,6 +91,7 @@ impl Engine {
             pondering: None,
             open_ended: false,
             delivered: Arc::new(AtomicBool::new(true)),
+            release: Arc::new(AtomicBool::new(true)),
             search_id: Arc::new(std::sync::atomic::AtomicU64::new(0)),
         }
     }
@@ -260,13 +264,20 @@ impl Engine {
         let game = self.game.clone();
         let delivered = Arc::new(AtomicBool::new(false));
         self.delivered = delivered.clone();
+        let release = Arc::new(AtomicBool::new(!self.open_ended));
+        self.release = release.clone();
         let handle = std::thread::Builder::new()
             .name("search".into())
             .stack_size(64 << 20)
             .spawn(move || {
                 let result = searcher.search(&game, &run_limits, &mut |i| on_info(i));
-                on_done(&game, result);
+                while !release.load(Ordering::SeqCst) {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                // Set before the result goes out: whoever reads it may
+                // send the next command at once, and finds the search over.
                 delivered.store(true, Ordering::SeqCst);
+                on_done(&game, result);
                 searcher
             })
             .map_err(|e| format!("cannot start the search thread: {e}"))?;
@@ -280,6 +291,7 @@ impl Engine {
         let Some(limits) = self.pondering.take() else {
             return Err("ponderhit without a pondering search".into());
         };
+        self.release.store(true, Ordering::SeqCst);
         self.open_ended = limits.infinite;
         let budget = limits.time_budget();
         if let Some(ms) = budget {
@@ -305,6 +317,7 @@ impl Engine {
     pub fn stop(&mut self) {
         self.pondering = None;
         self.open_ended = false;
+        self.release.store(true, Ordering::SeqCst);
         self.stop.store(true, Ordering::SeqCst);
         self.join();
     }

@@ -138,7 +138,7 @@ pub fn adiyukh_result(variant: Variant, white: u32, black: u32) -> GameResult {
 /// Draw-rule counters of one position: plies since each rule's condition
 /// began to hold, with the signature that must stay the same.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct DrawState {
+pub(crate) struct DrawState {
     king_moves: u16,
     r724: Counter,
     r726: Counter,
@@ -182,7 +182,7 @@ fn material(pos: &Position, c: Color) -> (u32, u32) {
 
 impl DrawState {
     /// Counters for a position reached by `mv` (or the first position).
-    fn after(prev: Option<(&DrawState, &Position, &Move)>, pos: &Position) -> DrawState {
+    pub(crate) fn after(prev: Option<(&DrawState, &Position, &Move)>, pos: &Position) -> DrawState {
         let (wm, wk) = material(pos, Color::White);
         let (bm, bk) = material(pos, Color::Black);
         let total = wm + wk + bm + bk;
@@ -240,7 +240,7 @@ impl DrawState {
     }
 
     /// The draw rule that has come into force, if any.
-    fn draw(&self, pieces: u32) -> Option<EndReason> {
+    pub(crate) fn draw(&self, pieces: u32) -> Option<EndReason> {
         let r726_limit = if pieces <= 5 { 30 } else { 60 };
         if self.r728.sig != 0 && self.r728.plies >= 10 {
             Some(EndReason::TwoAgainstKing)
@@ -372,6 +372,11 @@ impl Game {
         self.moves.push(*mv);
         self.positions.push(next);
         self.draws.push(state);
+    }
+
+    /// The draw-rule counters of the current position (for the search).
+    pub(crate) fn draw_state(&self) -> DrawState {
+        *self.draws.last().expect("a game has at least one position")
     }
 
     /// Take back the last move; `None` at the start.

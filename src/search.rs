@@ -19,7 +19,7 @@
 //! ```
 
 use crate::eval;
-use crate::game::Game;
+use crate::game::{DrawState, Game};
 use crate::movegen;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -299,6 +299,7 @@ impl Searcher {
             };
         }
         let history: Vec<u64> = game.positions().iter().map(|p| p.key()).collect();
+        let draw = game.draw_state();
         let nodes = AtomicU64::new(0);
         let done = AtomicBool::new(false);
         let main_depth = AtomicU64::new(0);
@@ -332,11 +333,11 @@ impl Searcher {
                 let _ = std::thread::Builder::new()
                     .stack_size(32 << 20)
                     .spawn_scoped(scope, move || {
-                        let mut w = Worker::new(shared, id, history);
+                        let mut w = Worker::new(shared, id, history, draw);
                         w.iterate(&root, roots, max_depth, None, 1, &mut |_| {});
                     });
             }
-            let mut w = Worker::new(&shared, 0, history.clone());
+            let mut w = Worker::new(&shared, 0, history.clone(), draw);
             let r = w.iterate(
                 &root,
                 roots.clone(),
@@ -373,6 +374,8 @@ struct Worker<'a> {
     keys: Vec<u64>,
     /// Game positions before this index cannot repeat (Russian, Brazilian:
     /// behind a capture or a man's move).
+    /// Draw-rule counters along the search path (Russian, Brazilian).
+    draws: Vec<DrawState>,
     nodes: u64,
     unreported: u64,
     stopped: bool,
@@ -431,11 +434,14 @@ fn from_tt(score: i16, ply: usize) -> i32 {
 }
 
 impl<'a> Worker<'a> {
-    fn new(s: &'a Shared<'a>, id: usize, keys: Vec<u64>) -> Worker<'a> {
+    fn new(s: &'a Shared<'a>, id: usize, keys: Vec<u64>, draw: DrawState) -> Worker<'a> {
+        let mut draws = Vec::with_capacity(MAX_PLY + 2);
+        draws.push(draw);
         Worker {
             s,
             id,
             keys,
+            draws,
             nodes: 0,
             unreported: 0,
             stopped: false,
@@ -469,6 +475,28 @@ impl<'a> Worker<'a> {
 
     fn total_nodes(&self) -> u64 {
         self.s.nodes.load(Ordering::Relaxed) + self.unreported
+    }
+
+    /// Push the draw-rule counters of `child`, reached from `pos` by `m`.
+    #[inline]
+    fn push_draw(&mut self, pos: &Position, m: &Move, child: &Position) {
+        let next = if pos.variant().rules().scoring == Scoring::NoMoveLoses {
+            let prev = self.draws.last().expect("the root's counters");
+            DrawState::after(Some((prev, pos, m)), child)
+        } else {
+            DrawState::default()
+        };
+        self.draws.push(next);
+    }
+
+    /// Whether a draw rule of rules/russian.md has come into force at the
+    /// current node (the side to move has a move).
+    fn draw_rule_applies(&self, pos: &Position) -> bool {
+        pos.variant().rules().scoring == Scoring::NoMoveLoses
+            && self
+                .draws
+                .last()
+                .is_some_and(|d| d.draw(pos.occupied().count_ones()).is_some())
     }
 
     /// Whether the position just reached repeats one earlier in the game
@@ -663,6 +691,7 @@ impl<'a> Worker<'a> {
             let m = roots[i];
             let child = pos.play(&m);
             self.keys.push(child.key());
+            self.push_draw(pos, &m, &child);
             let score = if i == 0 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, 1, true)
             } else {
@@ -673,6 +702,7 @@ impl<'a> Worker<'a> {
                 s
             };
             self.keys.pop();
+            self.draws.pop();
             if self.stopped {
                 break;
             }
@@ -726,6 +756,10 @@ impl<'a> Worker<'a> {
         movegen::generate(pos, &mut moves);
         if moves.is_empty() {
             return terminal_score(pos, ply);
+        }
+        // A draw rule in force (7.2.4-7.2.8) ends the game here.
+        if self.draw_rule_applies(pos) {
+            return 0;
         }
         if ply >= MAX_PLY {
             return eval::evaluate(pos);
@@ -791,6 +825,7 @@ impl<'a> Worker<'a> {
             let m = moves[index];
             let child = pos.play(&m);
             self.keys.push(child.key());
+            self.push_draw(pos, &m, &child);
             let quiet = !captures && !m.promotes();
             let score = if i == 0 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, pv_node)
@@ -811,6 +846,7 @@ impl<'a> Worker<'a> {
                 s
             };
             self.keys.pop();
+            self.draws.pop();
             if self.stopped {
                 return 0;
             }

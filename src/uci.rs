@@ -11,7 +11,6 @@ use crate::position::Position;
 use crate::search::{Clock, Info, Limits, Score};
 use crate::variant::Variant;
 use std::io::{BufRead, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Deepest `perft` the protocol runs (it runs in the reading thread).
@@ -86,8 +85,6 @@ pub fn read_line(input: &mut dyn BufRead) -> std::io::Result<Option<Result<Strin
 pub struct Uci {
     engine: Engine,
     out: Out,
-    /// Set when `bestmove` of an infinite or pondering search may be sent.
-    release: Arc<AtomicBool>,
 }
 
 /// What the loop should do after a command.
@@ -102,7 +99,6 @@ impl Uci {
         Uci {
             engine: Engine::new(),
             out,
-            release: Arc::new(AtomicBool::new(true)),
         }
     }
 
@@ -146,7 +142,6 @@ impl Uci {
     }
 
     fn stop(&mut self) {
-        self.release.store(true, Ordering::SeqCst);
         self.engine.stop();
     }
 
@@ -173,10 +168,7 @@ impl Uci {
                 self.stop();
                 Ok(())
             }
-            "ponderhit" => {
-                self.release.store(true, Ordering::SeqCst);
-                self.engine.ponderhit()
-            }
+            "ponderhit" => self.engine.ponderhit(),
             "quit" => return Flow::Quit,
             "d" => {
                 self.show();
@@ -270,23 +262,15 @@ impl Uci {
     fn go(&mut self, args: &[&str]) -> Result<(), String> {
         let pos = *self.engine.game().position();
         let (limits, ponder) = parse_go(&pos, args, self.engine.options().multipv)?;
-        let waits = ponder || limits.infinite;
-        // Each search has its own flag, so a refused `go` cannot hold back
-        // the bestmove of the search before it.
-        let release = Arc::new(AtomicBool::new(!waits));
-        let flag = release.clone();
         let info_out = self.out.clone();
         let done_out = self.out.clone();
         self.engine.go(
             limits,
             ponder,
             Box::new(move |info| info_out.line(&info_line(&pos, info))),
+            // The engine holds the result of an infinite or pondering
+            // search until `stop` or `ponderhit`.
             Box::new(move |game, result| {
-                // In infinite and ponder mode, bestmove waits for stop or
-                // ponderhit.
-                while !release.load(Ordering::SeqCst) {
-                    std::thread::sleep(std::time::Duration::from_millis(1));
-                }
                 let pos = game.position();
                 let line = match result.best {
                     None => "bestmove (none)".to_string(),
@@ -303,9 +287,7 @@ impl Uci {
                 };
                 done_out.line(&line);
             }),
-        )?;
-        self.release = flag;
-        Ok(())
+        )
     }
 
     fn show(&self) {
