@@ -645,8 +645,8 @@ fn a_search_stopped_at_once_still_returns_a_legal_move() {
         let mut searcher = Searcher::new(4, 1);
         let stop = searcher.stop_handle();
         let done = Arc::new(AtomicBool::new(false));
-        // The search clears the flag when it starts, so keep setting it
-        // (every 0.2 ms) until the search has returned.
+        // Keep setting the flag (every 0.2 ms) until the search has
+        // returned: the stop may come at any moment of the search.
         let stopper = {
             let done = done.clone();
             thread::spawn(move || {

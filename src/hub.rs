@@ -798,9 +798,10 @@ impl Hub {
         }
     }
 
-    /// Wait until the running search honours a stop request: the search
-    /// clears its stop flag when it starts, so a request sent before that
-    /// would be lost (a `stop` right after `go`).
+    /// Wait until the running search has reported once. The engine clears
+    /// the stop flag before the search thread starts, so a stop cannot be
+    /// lost any more; the wait is kept as a cheap guarantee that `done`
+    /// follows a `stop` sent right after `go` only once the search ran.
     fn wait_started(&self) {
         if let Some(running) = &self.search {
             while !running.started.load(Ordering::SeqCst) && self.engine.searching() {
