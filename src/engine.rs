@@ -66,8 +66,6 @@ pub struct Engine {
     /// An infinite or pondering search holds its result until this is set
     /// (by `stop` or `ponderhit`), as UCI requires.
     release: Arc<AtomicBool>,
-    /// Counts searches, so a `ponderhit` timer stops only its own search.
-    search_id: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl Default for Engine {
@@ -92,7 +90,6 @@ impl Engine {
             open_ended: false,
             delivered: Arc::new(AtomicBool::new(true)),
             release: Arc::new(AtomicBool::new(true)),
-            search_id: Arc::new(std::sync::atomic::AtomicU64::new(0)),
         }
     }
 
@@ -244,12 +241,12 @@ impl Engine {
     ) -> Result<(), String> {
         self.idle()?;
         let mut searcher = self.searcher.take().expect("idle");
-        searcher.reset_stop();
-        self.stop = searcher.stop_handle();
+        // A flag of its own: a ponderhit timer of an earlier search holds the
+        // old flag and cannot stop this one.
+        self.stop = searcher.fresh_stop();
         limits.move_overhead_ms = self.options.move_overhead_ms;
         self.pondering = None;
         self.open_ended = ponder || limits.infinite;
-        self.search_id.fetch_add(1, Ordering::SeqCst);
         let run_limits = if ponder {
             self.pondering = Some(limits.clone());
             Limits {
@@ -295,15 +292,11 @@ impl Engine {
         self.open_ended = limits.infinite;
         let budget = limits.time_budget();
         if let Some(ms) = budget {
+            // The flag of this search only (each search gets a new one).
             let stop = self.stop.clone();
-            let ids = self.search_id.clone();
-            let id = ids.load(Ordering::SeqCst);
             std::thread::spawn(move || {
                 std::thread::sleep(Duration::from_millis(ms));
-                // Only if the same search is still the latest one.
-                if ids.load(Ordering::SeqCst) == id {
-                    stop.store(true, Ordering::SeqCst);
-                }
+                stop.store(true, Ordering::SeqCst);
             });
         } else if !limits.infinite {
             // Depth or node limits: the pondering search has had its time.

@@ -250,6 +250,14 @@ impl Searcher {
         self.stop.store(false, Ordering::SeqCst);
     }
 
+    /// Give the next searches a new, clear stop flag and return it. Whoever
+    /// holds an older flag (a timer of an earlier search) can no longer stop
+    /// them.
+    pub fn fresh_stop(&mut self) -> Arc<AtomicBool> {
+        self.stop = Arc::new(AtomicBool::new(false));
+        self.stop.clone()
+    }
+
     /// Search the current position of `game` within `limits`, calling
     /// `on_info` after each completed iteration. A set stop flag ends the
     /// search at once (with a legal move); see [`Searcher::reset_stop`].
