@@ -3,12 +3,13 @@
 //! output. Then the same binary plays whole games through pydraughts' Hub
 //! client (engine-tests/pydraughts_games.py), when pydraughts is at hand.
 
+use crate::process::Engine;
 use shashki::board::Geometry;
 use shashki::{notation, Position, Variant};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::process::Command;
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 const START: &str = "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww";
@@ -17,9 +18,7 @@ const PATIENCE: Duration = Duration::from_secs(60);
 
 /// A running engine in Hub mode and everything it said.
 struct Session {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+    engine: Engine,
     transcript: Vec<String>,
 }
 
@@ -27,27 +26,8 @@ impl Session {
     /// Start the engine and go through the handshake; returns the session
     /// and the handshake lines (`id`, `param`s, `wait`).
     fn start() -> (Session, Vec<String>) {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_shashki"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start the shashki binary");
-        let stdout = child.stdout.take().expect("stdout");
-        let stdin = child.stdin.take();
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
         let mut s = Session {
-            child,
-            stdin,
-            lines: rx,
+            engine: Engine::start(),
             transcript: Vec::new(),
         };
         s.send("hub");
@@ -65,14 +45,12 @@ impl Session {
     fn send(&mut self, line: &str) {
         self.transcript
             .push(format!(">> {}", line.chars().take(200).collect::<String>()));
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        writeln!(stdin, "{line}").expect("write to the engine");
-        stdin.flush().expect("flush");
+        self.engine.send(line);
     }
 
     /// The next line within `wait`, checked for Hub syntax.
     fn next_line(&mut self, wait: Duration) -> Option<String> {
-        match self.lines.recv_timeout(wait) {
+        match self.engine.recv(wait) {
             Ok(line) => {
                 self.transcript.push(format!("<< {line}"));
                 if let Err(e) = check_syntax(&line) {
@@ -132,28 +110,9 @@ impl Session {
     /// Send `quit` and wait for the process to end.
     fn quit(mut self) {
         self.send("quit");
-        self.stdin = None;
-        let deadline = Instant::now() + PATIENCE;
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => {
-                    assert!(status.success(), "engine ended with {status}");
-                    return;
-                }
-                Ok(None) if Instant::now() < deadline => {
-                    std::thread::sleep(Duration::from_millis(10))
-                }
-                _ => self.fail("the engine did not end after quit"),
-            }
-        }
-    }
-}
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
+        match self.engine.wait_exit(PATIENCE) {
+            Some(status) => assert!(status.success(), "engine ended with {status}"),
+            None => self.fail("the engine did not end after quit"),
         }
     }
 }

@@ -14,13 +14,7 @@ pub struct Engine {
 
 impl Engine {
     pub fn start() -> Engine {
-        Engine::start_with(&[])
-    }
-
-    /// Start the binary with command-line arguments.
-    pub fn start_with(args: &[&str]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_shashki"))
-            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -56,7 +50,7 @@ impl Engine {
         let mut before = Vec::new();
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
+            match self.recv(left) {
                 Ok(l) if l.starts_with(prefix) => return (l, before),
                 Ok(l) => before.push(l),
                 Err(RecvTimeoutError::Timeout) => {
@@ -69,18 +63,39 @@ impl Engine {
         }
     }
 
-    pub fn close(mut self) -> std::process::ExitStatus {
+    /// The next line within `wait`.
+    pub fn recv(&self, wait: Duration) -> Result<String, RecvTimeoutError> {
+        self.lines.recv_timeout(wait)
+    }
+
+    /// Close the engine's input and wait up to `timeout` for it to exit.
+    pub fn wait_exit(&mut self, timeout: Duration) -> Option<std::process::ExitStatus> {
         drop(self.stdin.take());
-        let deadline = Instant::now() + Duration::from_secs(5);
+        let deadline = Instant::now() + timeout;
         loop {
             if let Some(status) = self.child.try_wait().expect("wait") {
-                return status;
+                return Some(status);
             }
             if Instant::now() > deadline {
-                let _ = self.child.kill();
-                panic!("the engine did not exit when its input closed");
+                return None;
             }
             std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// Close the engine's input; it must exit within 5 s.
+    pub fn close(mut self) -> std::process::ExitStatus {
+        self.wait_exit(Duration::from_secs(5))
+            .expect("the engine did not exit when its input closed")
+    }
+}
+
+impl Drop for Engine {
+    /// An engine left running by a failed test is killed.
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
         }
     }
 }

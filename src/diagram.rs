@@ -10,7 +10,39 @@
 //! ```
 
 use crate::board::Color;
+use crate::fen;
+use crate::game::Game;
+use crate::notation;
 use crate::position::{Piece, Position};
+
+/// The diagram of a game's position, then one `key value` line each:
+/// `variant`, `fen`, `pdn` (numeric squares, 8x8 men-and-kings only),
+/// `side`, `moves` (all legal moves), `count` (Adiyukh) and `status`
+/// (`playing`, or the result with its reason). What `shashki show` and the
+/// protocol's `d` print.
+pub fn report(game: &Game) -> String {
+    let pos = game.position();
+    let mut out = diagram(pos);
+    out.push_str(&format!("variant {}\n", pos.variant()));
+    out.push_str(&format!("fen {}\n", fen::position_text(pos)));
+    if let Some(numeric) = fen::position_text_numeric(pos) {
+        out.push_str(&format!("pdn {numeric}\n"));
+    }
+    out.push_str(&format!("side {}\n", pos.side_to_move()));
+    out.push_str(&format!(
+        "moves {}\n",
+        notation::legal_move_texts(pos).join(" ")
+    ));
+    if pos.variant().is_tower() {
+        let (w, b) = pos.half_board_score();
+        out.push_str(&format!("count {w}:{b}\n"));
+    }
+    match game.outcome() {
+        Some(o) => out.push_str(&format!("status {o}\n")),
+        None => out.push_str("status playing\n"),
+    }
+    out
+}
 
 /// The diagram: one line per rank from 8 down to 1, then the file letters.
 pub fn diagram(pos: &Position) -> String {

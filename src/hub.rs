@@ -129,7 +129,7 @@ use crate::moves::Move;
 use crate::notation;
 use crate::position::Position;
 use crate::search::{Clock, Info, Limits, Score, SearchResult};
-use crate::uci::{read_line, Out, MAX_LINE};
+use crate::uci::{clip, read_line, Out, MAX_LINE};
 use crate::variant::Variant;
 use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -337,15 +337,6 @@ fn sanitize(v: &str) -> String {
             c => c,
         })
         .collect()
-}
-
-/// User text quoted in a message, shortened.
-fn clip(s: &str) -> String {
-    if s.chars().count() > 40 {
-        format!("{}...", s.chars().take(40).collect::<String>())
-    } else {
-        s.to_string()
-    }
 }
 
 /// The Hub text of a legal move of `pos`.

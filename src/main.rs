@@ -188,23 +188,8 @@ fn run_perft(
 }
 
 fn run_show(variant: Variant, text: Option<&str>) -> Result<(), String> {
-    let pos = load(variant, text)?;
-    print!("{}", shashki::diagram::diagram(&pos));
-    println!("variant {variant}");
-    println!("fen {}", fen::position_text(&pos));
-    if let Some(numeric) = fen::position_text_numeric(&pos) {
-        println!("pdn {numeric}");
-    }
-    println!("side {}", pos.side_to_move());
-    println!("moves {}", notation::legal_move_texts(&pos).join(" "));
-    if variant.is_tower() {
-        let (w, b) = pos.half_board_score();
-        println!("count {w}:{b}");
-    }
-    match shashki::game::Game::from_position(pos).outcome() {
-        Some(o) => println!("status {o}"),
-        None => println!("status playing"),
-    }
+    let game = Game::from_position(load(variant, text)?);
+    print!("{}", shashki::diagram::report(&game));
     Ok(())
 }
 

@@ -4,7 +4,6 @@
 //! changes nothing.
 
 use crate::engine::{Engine, HASH_MAX_MIB, MULTIPV_MAX, OVERHEAD_MAX_MS, THREADS_MAX};
-use crate::fen;
 use crate::moves::Move;
 use crate::notation;
 use crate::position::Position;
@@ -179,7 +178,7 @@ impl Uci {
                 self.eval();
                 Ok(())
             }
-            _ => Err(format!("unknown command '{}'", truncate(cmd))),
+            _ => Err(format!("unknown command '{}'", clip(cmd))),
         };
         if let Err(e) = result {
             self.error(&e);
@@ -291,25 +290,8 @@ impl Uci {
     }
 
     fn show(&self) {
-        let game = self.engine.game();
-        let pos = game.position();
-        for l in crate::diagram::diagram(pos).lines() {
+        for l in crate::diagram::report(self.engine.game()).lines() {
             self.out.line(l);
-        }
-        self.out.line(&format!("variant {}", pos.variant()));
-        self.out.line(&format!("fen {}", fen::position_text(pos)));
-        self.out.line(&format!("side {}", pos.side_to_move()));
-        self.out.line(&format!(
-            "moves {}",
-            notation::legal_move_texts(pos).join(" ")
-        ));
-        if pos.variant().is_tower() {
-            let (w, b) = pos.half_board_score();
-            self.out.line(&format!("count {w}:{b}"));
-        }
-        match game.outcome() {
-            Some(o) => self.out.line(&format!("status {o}")),
-            None => self.out.line("status playing"),
         }
     }
 
@@ -318,7 +300,7 @@ impl Uci {
             [d] => match d.parse::<u32>() {
                 Ok(n) if n <= MAX_PERFT => n,
                 _ => {
-                    let d = truncate(d);
+                    let d = clip(d);
                     return Err(format!(
                         "perft: depth must be a number from 0 to {MAX_PERFT}, not '{d}' (deeper: shashki perft)"
                     ));
@@ -352,7 +334,8 @@ impl Uci {
     }
 }
 
-fn truncate(s: &str) -> String {
+/// User text quoted in a message, shortened to 40 characters.
+pub(crate) fn clip(s: &str) -> String {
     if s.chars().count() > 40 {
         format!("{}...", s.chars().take(40).collect::<String>())
     } else {
@@ -396,7 +379,7 @@ pub fn parse_go(pos: &Position, args: &[&str], multipv: usize) -> Result<(Limits
             v.parse::<u64>().ok().filter(|&n| n <= max).ok_or_else(|| {
                 format!(
                     "go: '{key}' needs a number from 0 to {max}, not '{}'",
-                    truncate(v)
+                    clip(v)
                 )
             })
         };
@@ -425,7 +408,7 @@ pub fn parse_go(pos: &Position, args: &[&str], multipv: usize) -> Result<(Limits
                 }
                 i = j - 1;
             }
-            other => return Err(format!("go: unknown parameter '{}'", truncate(other))),
+            other => return Err(format!("go: unknown parameter '{}'", clip(other))),
         }
         i += 1;
     }
