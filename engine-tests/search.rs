@@ -822,3 +822,31 @@ fn two_threads_return_legal_moves_and_find_the_forced_wins() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Weights given to the searcher are the ones it evaluates with: tripling
+/// every parameter triples a depth-1 score of a quiet position whose leaves
+/// are all quiet too (the evaluation is linear in the weights there), and
+/// dropping back to the built-in table restores the score.
+#[test]
+fn searcher_uses_the_weights_it_is_given() {
+    use shashki::weights::Weights;
+    let game = Game::new(Variant::Russian);
+    let mut s = Searcher::new(4, 1);
+    let base = s.search(&game, &Limits::depth(1), &mut |_| {}).score;
+    let tripled_w: Vec<i32> = Weights::for_variant(Variant::Russian)
+        .to_vec()
+        .iter()
+        .map(|x| x * 3)
+        .collect();
+    s.set_weights(Weights::from_slice(&tripled_w));
+    s.clear();
+    let tripled = s.search(&game, &Limits::depth(1), &mut |_| {}).score;
+    assert_ne!(base, 0, "the start position's best reply must score");
+    assert!(
+        (tripled - 3 * base).abs() <= 3,
+        "tripled weights: {tripled}, built-in: {base}"
+    );
+    s.set_weights(None);
+    s.clear();
+    assert_eq!(s.search(&game, &Limits::depth(1), &mut |_| {}).score, base);
+}

@@ -10,6 +10,7 @@ use crate::game::Game;
 use crate::moves::Move;
 use crate::search::{Info, Limits, SearchResult, Searcher};
 use crate::variant::Variant;
+use crate::weights::Weights;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -30,6 +31,8 @@ pub struct Options {
     pub multipv: usize,
     pub ponder: bool,
     pub move_overhead_ms: u64,
+    /// Path of a weights file (`Weights` option); empty = built-in weights.
+    pub weights_file: String,
 }
 
 impl Default for Options {
@@ -41,6 +44,7 @@ impl Default for Options {
             multipv: 1,
             ponder: false,
             move_overhead_ms: 10,
+            weights_file: String::new(),
         }
     }
 }
@@ -66,6 +70,8 @@ pub struct Engine {
     /// An infinite or pondering search holds its result until this is set
     /// (by `stop` or `ponderhit`), as UCI requires.
     release: Arc<AtomicBool>,
+    /// Weights read from `Options::weights_file`, for the variant they name.
+    weights: Option<(Variant, Weights)>,
 }
 
 impl Default for Engine {
@@ -90,6 +96,7 @@ impl Engine {
             open_ended: false,
             delivered: Arc::new(AtomicBool::new(true)),
             release: Arc::new(AtomicBool::new(true)),
+            weights: None,
         }
     }
 
@@ -199,6 +206,20 @@ impl Engine {
             "move overhead" => {
                 self.options.move_overhead_ms = number(OVERHEAD_MAX_MS, 0)?;
             }
+            "weights" => {
+                self.idle()?;
+                if value.is_empty() || value == "<builtin>" {
+                    self.weights = None;
+                    self.options.weights_file.clear();
+                } else {
+                    let text = std::fs::read_to_string(value)
+                        .map_err(|e| format!("option Weights: cannot read '{value}': {e}"))?;
+                    let parsed = Weights::parse(&text)
+                        .map_err(|e| format!("option Weights: {value}: {e}"))?;
+                    self.weights = Some(parsed);
+                    self.options.weights_file = value.to_string();
+                }
+            }
             _ => return Err(format!("unknown option '{}'", name.trim())),
         }
         Ok(())
@@ -241,6 +262,13 @@ impl Engine {
     ) -> Result<(), String> {
         self.idle()?;
         let mut searcher = self.searcher.take().expect("idle");
+        // Weights from a file apply to the variant they were made for.
+        searcher.set_weights(
+            self.weights
+                .as_ref()
+                .filter(|(v, _)| *v == self.game.variant())
+                .map(|(_, w)| w.clone()),
+        );
         // A flag of its own: a ponderhit timer of an earlier search holds the
         // old flag and cannot stop this one.
         self.stop = searcher.fresh_stop();
@@ -325,5 +353,35 @@ impl Engine {
     pub fn play(&mut self, mv: &Move) -> Result<(), String> {
         self.idle()?;
         self.game.play(mv).map_err(|e| e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_option_reads_a_file_and_keeps_state_on_error() {
+        let mut e = Engine::new();
+        let err = e.set_option("Weights", "/nonexistent/w.txt").unwrap_err();
+        assert!(err.starts_with("option Weights: cannot read"), "{err}");
+        assert_eq!(e.options().weights_file, "");
+        let dir = std::env::temp_dir().join(format!("shashki-w-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let bad = dir.join("bad.txt");
+        std::fs::write(&bad, "variant russian\nbogus 1\n").unwrap();
+        let err = e.set_option("weights", bad.to_str().unwrap()).unwrap_err();
+        assert!(err.contains("unknown parameter 'bogus'"), "{err}");
+        let good = dir.join("good.txt");
+        std::fs::write(&good, "variant russian\nman 120\n").unwrap();
+        e.set_option("Weights", good.to_str().unwrap()).unwrap();
+        assert_eq!(e.options().weights_file, good.to_str().unwrap());
+        assert_eq!(
+            e.weights.as_ref().map(|(v, w)| (*v, w.man)),
+            Some((Variant::Russian, 120))
+        );
+        e.set_option("Weights", "<builtin>").unwrap();
+        assert!(e.weights.is_none());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

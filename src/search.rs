@@ -25,6 +25,7 @@ use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::tt::{Bound, Entry, TranspositionTable};
 use crate::variant::Scoring;
+use crate::weights::Weights;
 use smallvec::SmallVec;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -192,6 +193,8 @@ pub struct Searcher {
     tt: Arc<TranspositionTable>,
     threads: usize,
     stop: Arc<AtomicBool>,
+    /// Evaluation weights in place of the built-in ones (tuning, matches).
+    weights: Option<Arc<Weights>>,
 }
 
 impl Searcher {
@@ -201,7 +204,20 @@ impl Searcher {
             tt: Arc::new(TranspositionTable::new(hash_mib)),
             threads: threads.max(1),
             stop: Arc::new(AtomicBool::new(false)),
+            weights: None,
         }
+    }
+
+    /// Evaluate with `weights` instead of the variant's built-in table
+    /// (`None`: back to the built-in one). The weights must belong to the
+    /// variant of the positions searched.
+    pub fn set_weights(&mut self, weights: Option<Weights>) {
+        self.weights = weights.map(Arc::new);
+    }
+
+    /// The weights set by [`Searcher::set_weights`], if any.
+    pub fn weights(&self) -> Option<&Weights> {
+        self.weights.as_deref()
     }
 
     /// Resize the table (its contents are lost). On error a 1 MiB table is
@@ -312,7 +328,12 @@ impl Searcher {
         let done = AtomicBool::new(false);
         let main_depth = AtomicU64::new(0);
         let (soft, hard) = limits.deadlines();
+        let weights = self
+            .weights
+            .as_deref()
+            .unwrap_or_else(|| Weights::for_variant(root.variant()));
         let shared = Shared {
+            weights,
             tt: &self.tt,
             stop: &self.stop,
             done: &done,
@@ -362,6 +383,7 @@ impl Searcher {
 
 /// What all threads of one search share.
 struct Shared<'a> {
+    weights: &'a Weights,
     tt: &'a TranspositionTable,
     stop: &'a AtomicBool,
     /// The main thread has finished: helpers stop.
@@ -770,7 +792,7 @@ impl<'a> Worker<'a> {
             return 0;
         }
         if ply >= MAX_PLY {
-            return eval::evaluate(pos);
+            return eval::evaluate_with(pos, self.s.weights);
         }
         let key = pos.key();
         let mut tt_index = None;
@@ -923,10 +945,10 @@ impl<'a> Worker<'a> {
             if movegen::count_moves(pos) == 0 {
                 return terminal_score(pos, ply);
             }
-            return eval::evaluate(pos);
+            return eval::evaluate_with(pos, self.s.weights);
         }
         if ply >= MAX_PLY || qdepth >= MAX_QUIESCENCE {
-            return eval::evaluate(pos);
+            return eval::evaluate_with(pos, self.s.weights);
         }
         let moves = pos.legal_moves();
         let mut best = -INF;

@@ -220,6 +220,8 @@ impl Uci {
             "option name Move Overhead type spin default {} min 0 max {OVERHEAD_MAX_MS}",
             o.move_overhead_ms
         ));
+        self.out
+            .line("option name Weights type string default <builtin>");
         self.out.line("uciok");
     }
 

@@ -284,3 +284,135 @@ impl Weights {
         }
     }
 }
+
+/// A weights file could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WeightsError(pub String);
+
+impl std::fmt::Display for WeightsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for WeightsError {}
+
+impl Weights {
+    /// The weights as a text file: a `variant <id>` line, then one
+    /// `<name> <value>` line per parameter (`#` starts a comment).
+    ///
+    /// ```
+    /// use shashki::{weights::Weights, Variant};
+    /// let w = Weights::for_variant(Variant::Adiyukh80);
+    /// let text = w.to_text(Variant::Adiyukh80);
+    /// assert_eq!(Weights::parse(&text), Ok((Variant::Adiyukh80, w.clone())));
+    /// ```
+    pub fn to_text(&self, variant: Variant) -> String {
+        let mut out = format!("variant {}\n", variant.id());
+        for (name, value) in NAMES.iter().zip(self.to_vec()) {
+            out.push_str(&format!("{name} {value}\n"));
+        }
+        out
+    }
+
+    /// Read the text of [`Weights::to_text`]. Parameters the file leaves out
+    /// keep the variant's built-in values; an unknown name, a repeated name,
+    /// a missing `variant` line or a value that is not an integer is an
+    /// error naming the line.
+    pub fn parse(text: &str) -> Result<(Variant, Weights), WeightsError> {
+        let err = |line: usize, msg: String| WeightsError(format!("weights line {line}: {msg}"));
+        let mut variant = None;
+        let mut values: Vec<Option<i32>> = vec![None; NAMES.len()];
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let mut words = line.split_whitespace();
+            let (Some(name), Some(value), None) = (words.next(), words.next(), words.next()) else {
+                return Err(err(
+                    i + 1,
+                    format!("expected '<name> <value>', found '{line}'"),
+                ));
+            };
+            if name == "variant" {
+                if variant.is_some() {
+                    return Err(err(i + 1, "a second 'variant' line".into()));
+                }
+                variant = Some(
+                    value
+                        .parse::<Variant>()
+                        .map_err(|e| err(i + 1, e.to_string()))?,
+                );
+                continue;
+            }
+            let Some(k) = NAMES.iter().position(|n| *n == name) else {
+                return Err(err(i + 1, format!("unknown parameter '{name}'")));
+            };
+            if values[k].is_some() {
+                return Err(err(i + 1, format!("'{name}' given twice")));
+            }
+            values[k] = Some(
+                value
+                    .parse::<i32>()
+                    .map_err(|_| err(i + 1, format!("'{value}' is not an integer")))?,
+            );
+        }
+        let variant = variant
+            .ok_or_else(|| WeightsError("weights file has no 'variant <id>' line".into()))?;
+        let mut v = Weights::for_variant(variant).to_vec();
+        for (slot, value) in v.iter_mut().zip(values) {
+            if let Some(x) = value {
+                *slot = x;
+            }
+        }
+        let w = Weights::from_slice(&v).expect("same length");
+        Ok((variant, w))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_round_trip_and_defaults() {
+        for v in Variant::ALL {
+            let w = Weights::for_variant(v);
+            assert_eq!(Weights::parse(&w.to_text(v)), Ok((v, w.clone())));
+        }
+        let (v, w) = Weights::parse("# tuned\nvariant brazilian\nman 90 # comment\n\n").unwrap();
+        assert_eq!(v, Variant::Brazilian);
+        assert_eq!(w.man, 90);
+        assert_eq!(w.king, Weights::for_variant(Variant::Brazilian).king);
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        let cases = [
+            ("man 100\n", "no 'variant <id>' line"),
+            (
+                "variant russian\nmann 3\n",
+                "line 2: unknown parameter 'mann'",
+            ),
+            ("variant russian\nman x\n", "line 2: 'x' is not an integer"),
+            (
+                "variant russian\nman 1\nman 2\n",
+                "line 3: 'man' given twice",
+            ),
+            ("variant checkers\n", "line 1:"),
+            (
+                "variant russian\nman 1 2\n",
+                "line 2: expected '<name> <value>'",
+            ),
+            (
+                "variant russian\nvariant russian\n",
+                "line 2: a second 'variant' line",
+            ),
+        ];
+        for (text, want) in cases {
+            let e = Weights::parse(text).unwrap_err().to_string();
+            assert!(e.contains(want), "{text:?}: {e}");
+        }
+    }
+}
