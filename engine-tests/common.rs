@@ -3,7 +3,9 @@
 
 use shashki::{fen, notation, Position, Variant};
 use std::collections::BTreeSet;
+use std::io::Write;
 use std::path::PathBuf;
+use std::process::Command;
 
 /// The shared folder (rule book and test data): `$SHASHKI_SHARED` if set,
 /// otherwise `CARGO_MANIFEST_DIR/../shared`.
@@ -44,4 +46,60 @@ pub fn legal_set(pos: &Position) -> BTreeSet<String> {
         "a move text is printed twice in {pos}: {texts:?}"
     );
     set
+}
+
+/// The interpreter to run pydraughts with: `$SHASHKI_PYTHON`, else the
+/// project's `.venv`, if it can import pydraughts.
+pub fn python_with_pydraughts() -> Result<PathBuf, String> {
+    let python = match std::env::var_os("SHASHKI_PYTHON") {
+        Some(p) if !p.is_empty() => PathBuf::from(p),
+        _ => {
+            let venv = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/python");
+            if !venv.exists() {
+                return Err(format!(
+                    "{} does not exist and SHASHKI_PYTHON is not set",
+                    venv.display()
+                ));
+            }
+            venv
+        }
+    };
+    let check = Command::new(&python)
+        .args(["-c", "import draughts.engine"])
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", python.display()))?;
+    if !check.status.success() {
+        return Err(format!(
+            "{} cannot import pydraughts: {}",
+            python.display(),
+            String::from_utf8_lossy(&check.stderr)
+                .trim()
+                .lines()
+                .last()
+                .unwrap_or("")
+        ));
+    }
+    Ok(python)
+}
+
+/// The pydraughts interpreter, or `None` after printing a SKIPPED line for
+/// `test` when there is none. With `SHASHKI_REQUIRE_PYDRAUGHTS=1` a missing
+/// pydraughts fails the test instead.
+pub fn pydraughts_or_skip(test: &str) -> Option<PathBuf> {
+    match python_with_pydraughts() {
+        Ok(p) => Some(p),
+        Err(why) => {
+            let setup = "python3 -m venv .venv && .venv/bin/pip install pydraughts==0.6.7";
+            if std::env::var("SHASHKI_REQUIRE_PYDRAUGHTS").as_deref() == Ok("1") {
+                panic!("SHASHKI_REQUIRE_PYDRAUGHTS=1 but no Python with pydraughts: {why} (set up with: {setup})");
+            }
+            // Straight to stderr: the test harness would hide eprintln!.
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIPPED {test}: no Python with pydraughts ({why}); \
+                 set up with: {setup}, or set SHASHKI_PYTHON"
+            );
+            None
+        }
+    }
 }

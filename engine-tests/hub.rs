@@ -3,6 +3,7 @@
 //! output. Then the same binary plays whole games through pydraughts' Hub
 //! client (engine-tests/pydraughts_games.py), when pydraughts is at hand.
 
+use crate::common::pydraughts_or_skip;
 use crate::process::Engine;
 use shashki::board::Geometry;
 use shashki::{notation, Position, Variant};
@@ -653,57 +654,10 @@ fn hub_variants_and_numberings() {
     s.quit();
 }
 
-/// The interpreter to run pydraughts with: `$SHASHKI_PYTHON`, else the
-/// project's `.venv`, if it can import pydraughts.
-fn python_with_pydraughts() -> Result<PathBuf, String> {
-    let python = match std::env::var_os("SHASHKI_PYTHON") {
-        Some(p) if !p.is_empty() => PathBuf::from(p),
-        _ => {
-            let venv = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/python");
-            if !venv.exists() {
-                return Err(format!(
-                    "{} does not exist and SHASHKI_PYTHON is not set",
-                    venv.display()
-                ));
-            }
-            venv
-        }
-    };
-    let check = Command::new(&python)
-        .args(["-c", "import draughts.engine"])
-        .output()
-        .map_err(|e| format!("cannot run {}: {e}", python.display()))?;
-    if !check.status.success() {
-        return Err(format!(
-            "{} cannot import pydraughts: {}",
-            python.display(),
-            String::from_utf8_lossy(&check.stderr)
-                .trim()
-                .lines()
-                .last()
-                .unwrap_or("")
-        ));
-    }
-    Ok(python)
-}
-
 #[test]
 fn hub_pydraughts_plays_whole_games() {
-    let python = match python_with_pydraughts() {
-        Ok(p) => p,
-        Err(why) => {
-            let setup = "python3 -m venv .venv && .venv/bin/pip install pydraughts==0.6.7";
-            if std::env::var("SHASHKI_REQUIRE_PYDRAUGHTS").as_deref() == Ok("1") {
-                panic!("SHASHKI_REQUIRE_PYDRAUGHTS=1 but no Python with pydraughts: {why} (set up with: {setup})");
-            }
-            // Straight to stderr: the test harness would hide eprintln!.
-            let _ = writeln!(
-                std::io::stderr(),
-                "SKIPPED hub_pydraughts_plays_whole_games: no Python with pydraughts ({why}); \
-                 set up with: {setup}, or set SHASHKI_PYTHON"
-            );
-            return;
-        }
+    let Some(python) = pydraughts_or_skip("hub_pydraughts_plays_whole_games") else {
+        return;
     };
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("engine-tests/pydraughts_games.py");
     let started = Instant::now();

@@ -85,6 +85,9 @@ enum Command {
         variant: Variant,
         #[arg(long)]
         fen: Option<String>,
+        /// Also draw the position as an SVG picture into this file.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<std::path::PathBuf>,
     },
 }
 
@@ -98,7 +101,9 @@ fn main() -> ExitCode {
             divide,
             threads,
         }) => run_perft(variant, fen.as_deref(), depth, divide, threads),
-        Some(Command::Show { variant, fen }) => run_show(variant, fen.as_deref()),
+        Some(Command::Show { variant, fen, svg }) => {
+            run_show(variant, fen.as_deref(), svg.as_deref())
+        }
         Some(Command::Search {
             variant,
             fen,
@@ -187,9 +192,17 @@ fn run_perft(
     Ok(())
 }
 
-fn run_show(variant: Variant, text: Option<&str>) -> Result<(), String> {
+fn run_show(
+    variant: Variant,
+    text: Option<&str>,
+    svg: Option<&std::path::Path>,
+) -> Result<(), String> {
     let game = Game::from_position(load(variant, text)?);
     print!("{}", shashki::diagram::report(&game));
+    if let Some(path) = svg {
+        std::fs::write(path, shashki::svg::svg(game.position()))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
     Ok(())
 }
 
