@@ -8,6 +8,7 @@ mod common;
 mod fuzz;
 mod game;
 mod hub;
+mod matches;
 mod notation_errors;
 mod pdn;
 mod perft;

@@ -121,13 +121,13 @@
 //! `ping` is answered by `pong`; `quit`, or the end of the input, stops any
 //! search and ends the engine.
 
-use crate::board::{Geometry, Square};
+use crate::board::{Color, Geometry, Square};
 use crate::engine::{Engine, OVERHEAD_MAX_MS, THREADS_MAX};
 use crate::fen;
 use crate::game::Game;
 use crate::moves::Move;
 use crate::notation;
-use crate::position::Position;
+use crate::position::{Piece, Position};
 use crate::search::{Clock, Info, Limits, Score, SearchResult};
 use crate::uci::{clip, read_line, Out, MAX_LINE};
 use crate::variant::Variant;
@@ -145,7 +145,7 @@ const MAX_MESSAGE: usize = 2_000;
 
 /// How the squares of 8x8 moves are numbered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum MoveNumbers {
+pub enum MoveNumbers {
     /// 1 = a1, 2 = c1, ..., 32 = h8 (pydraughts 0.6.x).
     A1,
     /// 1 = b8, ..., 32 = g1 (PDN, the order of the position string).
@@ -153,14 +153,16 @@ enum MoveNumbers {
 }
 
 impl MoveNumbers {
-    fn id(self) -> &'static str {
+    /// The parameter value: `a1` or `pdn`.
+    pub fn id(self) -> &'static str {
         match self {
             MoveNumbers::A1 => "a1",
             MoveNumbers::Pdn => "pdn",
         }
     }
 
-    fn parse(s: &str) -> Option<MoveNumbers> {
+    /// Read `a1` or `pdn` (any case).
+    pub fn parse(s: &str) -> Option<MoveNumbers> {
         match s.to_ascii_lowercase().as_str() {
             "a1" => Some(MoveNumbers::A1),
             "pdn" => Some(MoveNumbers::Pdn),
@@ -340,7 +342,7 @@ fn sanitize(v: &str) -> String {
 }
 
 /// The Hub text of a legal move of `pos`.
-fn move_text(pos: &Position, mv: &Move, numbers: MoveNumbers) -> String {
+pub fn move_text(pos: &Position, mv: &Move, numbers: MoveNumbers) -> String {
     let g = pos.geometry();
     if pos.variant().is_tower() || g != Geometry::BOARD_64 {
         return notation::move_text(pos, mv);
@@ -377,7 +379,7 @@ fn legal_texts(pos: &Position, numbers: MoveNumbers) -> String {
 }
 
 /// Read a Hub move as one legal move of `pos`.
-fn parse_move(pos: &Position, text: &str, numbers: MoveNumbers) -> Result<Move, String> {
+pub fn parse_move(pos: &Position, text: &str, numbers: MoveNumbers) -> Result<Move, String> {
     let g = pos.geometry();
     if pos.variant().is_tower()
         || g != Geometry::BOARD_64
@@ -453,6 +455,31 @@ fn parse_move(pos: &Position, text: &str, numbers: MoveNumbers) -> Result<Move, 
 }
 
 /// Read a Hub position for `variant`.
+/// The `pos=` text of a position: Scan's 33-character form for Russian and
+/// Brazilian, the position text for Adiyukh (see the module docs).
+pub fn position_string(pos: &Position) -> String {
+    let g = pos.geometry();
+    if pos.variant().is_tower() || g != Geometry::BOARD_64 {
+        return fen::position_text(pos);
+    }
+    let mut s = String::with_capacity(33);
+    s.push(match pos.side_to_move() {
+        Color::White => 'W',
+        Color::Black => 'B',
+    });
+    for n in 1..=32 {
+        let sq = g.from_pdn_number(n).expect("32 numbered squares");
+        s.push(match pos.piece_at(sq) {
+            Some(Piece::Man(Color::White)) => 'w',
+            Some(Piece::Man(Color::Black)) => 'b',
+            Some(Piece::King(Color::White)) => 'W',
+            Some(Piece::King(Color::Black)) => 'B',
+            _ => 'e',
+        });
+    }
+    s
+}
+
 fn parse_position(variant: Variant, text: &str) -> Result<Position, String> {
     let scan_form = !variant.is_tower()
         && variant.geometry() == Geometry::BOARD_64
@@ -1051,6 +1078,20 @@ fn position_after_start(line: &Line) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn position_string_reads_back() {
+        let start = Position::start(Variant::Russian);
+        assert_eq!(position_string(&start), "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww");
+        let p = fen::parse_position(Variant::Brazilian, "B:WKa1,c3:Bb8,Kh8").unwrap();
+        let s = position_string(&p);
+        assert_eq!(parse_position(Variant::Brazilian, &s).unwrap(), p);
+        let t = fen::parse_position(Variant::Adiyukh64, "W:Wd4-2/1:Be5").unwrap();
+        assert_eq!(
+            parse_position(Variant::Adiyukh64, &position_string(&t)).unwrap(),
+            t
+        );
+    }
 
     #[test]
     fn lines_split_into_pairs() {

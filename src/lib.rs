@@ -10,18 +10,23 @@
 //! assert_eq!(perft::perft(&pos, 5), 7473);
 //! ```
 
+pub mod analyse;
 pub mod board;
 pub mod diagram;
+pub mod elo;
 pub mod engine;
 pub mod eval;
 pub mod fen;
 pub mod game;
 pub mod hub;
+pub mod matches;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
+pub mod openings;
 pub mod pdn;
 pub mod perft;
+pub mod player;
 pub mod position;
 pub mod search;
 pub mod svg;

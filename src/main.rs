@@ -79,6 +79,33 @@ enum Command {
         #[arg(long, default_value_t = 16)]
         hash: usize,
     },
+    /// Play a match between two engines (UCI-like or Hub) and report the
+    /// score, the Elo difference and, for Adiyukh, the mean points.
+    Match(Box<MatchArgs>),
+    /// Make an opening set: every (or N random) move sequence of PLIES
+    /// plies kept when a fixed-depth search finds it balanced.
+    Openings {
+        #[arg(long, default_value = "russian")]
+        variant: Variant,
+        /// Plies of each opening.
+        #[arg(long, default_value_t = 3)]
+        plies: usize,
+        /// Pick N random sequences (seeded) instead of all of them.
+        #[arg(long)]
+        random: Option<usize>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Depth of the balance check.
+        #[arg(long, default_value_t = 10)]
+        depth: u32,
+        /// Keep openings scored within this many centi-men (Adiyukh:
+        /// hundredths of a point) of equality.
+        #[arg(long, default_value_t = 40)]
+        max_score: i32,
+    },
+    /// Annotate every position of the games of a PDN file: value, best
+    /// move and line, and the glyphs ?!, ?, ?? on moves that lose.
+    Analyse(Box<AnalyseArgs>),
     /// Show a position: diagram, position text, legal moves and status.
     Show {
         #[arg(long, default_value = "russian")]
@@ -91,6 +118,121 @@ enum Command {
     },
 }
 
+/// Arguments of `shashki match`.
+#[derive(clap::Args)]
+struct MatchArgs {
+    /// Command line of engine 1 (run by `sh -c`); default: this program.
+    #[arg(long)]
+    engine1: Option<String>,
+    /// Command line of engine 2; default: this program.
+    #[arg(long)]
+    engine2: Option<String>,
+    /// Names in tables and PDN (default: the engines' own names).
+    #[arg(long)]
+    name1: Option<String>,
+    #[arg(long)]
+    name2: Option<String>,
+    /// Protocol of engine 1: uci or hub.
+    #[arg(long, default_value = "uci")]
+    proto1: shashki::player::Protocol,
+    /// Protocol of engine 2: uci or hub.
+    #[arg(long, default_value = "uci")]
+    proto2: shashki::player::Protocol,
+    /// An option of engine 1, NAME=VALUE (repeatable), e.g. Hash=128.
+    #[arg(long, value_name = "NAME=VALUE")]
+    option1: Vec<String>,
+    /// An option of engine 2, NAME=VALUE (repeatable).
+    #[arg(long, value_name = "NAME=VALUE")]
+    option2: Vec<String>,
+    #[arg(long, default_value = "russian")]
+    variant: Variant,
+    /// Number of games (each opening is played twice, colours reversed).
+    #[arg(long, default_value_t = 2)]
+    games: usize,
+    /// Fischer clock: base+increment in seconds, e.g. 10+0.1.
+    #[arg(long)]
+    tc: Option<shashki::matches::TimeControl>,
+    /// Depth limit per move of both engines.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Depth limit of engine 1 (overrides --depth).
+    #[arg(long)]
+    depth1: Option<u32>,
+    /// Depth limit of engine 2 (overrides --depth).
+    #[arg(long)]
+    depth2: Option<u32>,
+    /// Node limit per move of both engines.
+    #[arg(long)]
+    nodes: Option<u64>,
+    #[arg(long)]
+    nodes1: Option<u64>,
+    #[arg(long)]
+    nodes2: Option<u64>,
+    /// Games played at once (each with its own engine processes).
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Opening file (default: the set shipped for the variant).
+    #[arg(long)]
+    openings: Option<std::path::PathBuf>,
+    /// Write every game to this PDN file.
+    #[arg(long)]
+    pdn_out: Option<std::path::PathBuf>,
+    /// Seed of the opening order.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Stop when decided: elo0,elo1,alpha,beta (e.g. 0,10,0.05,0.05).
+    #[arg(long)]
+    sprt: Option<String>,
+    /// End a game after this many plies (a draw; Adiyukh: the count).
+    #[arg(long, default_value_t = 400)]
+    max_plies: usize,
+    /// Without a clock: seconds an engine may think about one move.
+    #[arg(long, default_value_t = 60.0)]
+    move_timeout: f64,
+    /// Milliseconds of grace over the clock before a late move forfeits.
+    #[arg(long, default_value_t = 0)]
+    time_margin: u64,
+}
+
+/// Arguments of `shashki analyse`.
+#[derive(clap::Args)]
+struct AnalyseArgs {
+    /// The PDN file.
+    file: std::path::PathBuf,
+    /// Variant of games whose tags do not name one.
+    #[arg(long, default_value = "russian")]
+    variant: Variant,
+    /// Search each position this many milliseconds.
+    #[arg(long, group = "limit")]
+    movetime: Option<u64>,
+    /// Search each position to this depth (default 10).
+    #[arg(long, group = "limit")]
+    depth: Option<u32>,
+    /// Best lines kept per position.
+    #[arg(long, default_value_t = 1)]
+    multipv: usize,
+    /// Write JSON lines (one object per position) instead of PDN.
+    #[arg(long)]
+    json: bool,
+    /// Output file (default: standard output).
+    #[arg(long)]
+    out: Option<std::path::PathBuf>,
+    /// Loss (centi-men; Adiyukh: hundredths of a point) marked ?!.
+    #[arg(long, default_value_t = 50)]
+    inaccuracy: i32,
+    /// Loss marked ?.
+    #[arg(long, default_value_t = 100)]
+    mistake: i32,
+    /// Loss marked ??.
+    #[arg(long, default_value_t = 300)]
+    blunder: i32,
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -101,6 +243,26 @@ fn main() -> ExitCode {
             divide,
             threads,
         }) => run_perft(variant, fen.as_deref(), depth, divide, threads),
+        Some(Command::Match(args)) => run_match(&args),
+        Some(Command::Analyse(args)) => run_analyse(&args),
+        Some(Command::Openings {
+            variant,
+            plies,
+            random,
+            seed,
+            depth,
+            max_score,
+        }) => {
+            let opts = shashki::openings::GenerateOptions {
+                plies,
+                random,
+                seed,
+                depth,
+                max_score,
+            };
+            print!("{}", shashki::openings::generate(variant, &opts));
+            Ok(())
+        }
         Some(Command::Show { variant, fen, svg }) => {
             run_show(variant, fen.as_deref(), svg.as_deref())
         }
@@ -292,5 +454,198 @@ fn run_bench(depth: u32, threads: usize, hash: usize) -> Result<(), String> {
         "nps {}",
         (total as f64 / searching.as_secs_f64().max(1e-9)) as u64
     );
+    Ok(())
+}
+
+fn parse_options(list: &[String], which: u32) -> Result<Vec<(String, String)>, String> {
+    list.iter()
+        .map(|o| match o.split_once('=') {
+            Some((n, v)) if !n.trim().is_empty() => {
+                Ok((n.trim().to_string(), v.trim().to_string()))
+            }
+            _ => Err(format!("--option{which} '{o}': expected NAME=VALUE")),
+        })
+        .collect()
+}
+
+fn run_match(a: &MatchArgs) -> Result<(), String> {
+    use shashki::matches::{self, MatchConfig};
+    use shashki::player::EngineSpec;
+    use std::io::{IsTerminal, Write};
+    let me = std::env::current_exe()
+        .map_err(|e| format!("cannot find this program's path: {e}"))?
+        .to_string_lossy()
+        .into_owned();
+    let quoted = format!("'{}'", me.replace('\'', r"'\''"));
+    let spec = |cmd: &Option<String>, name: &Option<String>, proto, opts: &[String], k| {
+        Ok::<EngineSpec, String>(EngineSpec {
+            name: name.clone(),
+            command: cmd.clone().unwrap_or_else(|| quoted.clone()),
+            protocol: proto,
+            options: parse_options(opts, k)?,
+        })
+    };
+    let openings_text = match &a.openings {
+        Some(path) => std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read openings '{}': {e}", path.display()))?,
+        None => shashki::openings::builtin(a.variant).to_string(),
+    };
+    let openings = shashki::openings::parse(a.variant, &openings_text)?;
+    let sprt = a
+        .sprt
+        .as_deref()
+        .map(shashki::elo::Sprt::parse)
+        .transpose()?;
+    if a.concurrency == 0 || a.concurrency > 256 {
+        return Err("--concurrency must be from 1 to 256".into());
+    }
+    if !(a.move_timeout > 0.0 && a.move_timeout < 1e7) {
+        return Err("--move-timeout must be a positive number of seconds".into());
+    }
+    let config = MatchConfig {
+        engines: [
+            spec(&a.engine1, &a.name1, a.proto1, &a.option1, 1)?,
+            spec(&a.engine2, &a.name2, a.proto2, &a.option2, 2)?,
+        ],
+        variant: a.variant,
+        games: a.games,
+        tc: a.tc,
+        depth: [a.depth1.or(a.depth), a.depth2.or(a.depth)],
+        nodes: [a.nodes1.or(a.nodes), a.nodes2.or(a.nodes)],
+        concurrency: a.concurrency,
+        openings,
+        seed: a.seed,
+        max_plies: a.max_plies.max(1),
+        move_timeout_ms: (a.move_timeout * 1000.0) as u64,
+        time_margin_ms: a.time_margin,
+        sprt,
+        event: format!("shashki match, {}", a.variant.id()),
+    };
+    let mut pdn = match &a.pdn_out {
+        Some(p) => Some(
+            std::fs::File::create(p).map_err(|e| format!("cannot write '{}': {e}", p.display()))?,
+        ),
+        None => None,
+    };
+    let tty = std::io::stderr().is_terminal();
+    let mut write_error = None;
+    let (standing, names) = matches::run(&config, &mut |report, standing, names| {
+        if tty {
+            eprint!("\r\x1b[K");
+        }
+        // A closed output (`| head`) is not a reason to stop the match.
+        let _ = writeln!(
+            std::io::stdout(),
+            "{}",
+            matches::game_line(report, standing, names, config.games)
+        );
+        if tty {
+            eprint!(
+                "{}",
+                matches::progress_bar(standing.played, config.games, standing)
+            );
+        }
+        if let Some(f) = pdn.as_mut() {
+            let text = shashki::pdn::write_game(&report.record);
+            if let Err(e) = f.write_all(text.as_bytes()).and_then(|_| f.flush()) {
+                write_error.get_or_insert(e.to_string());
+            }
+        }
+    })?;
+    if tty {
+        eprintln!();
+    }
+    let _ = write!(
+        std::io::stdout(),
+        "{}",
+        matches::summary(a.variant, &standing, &names)
+    );
+    if let Some(e) = write_error {
+        return Err(format!("writing the PDN file: {e}"));
+    }
+    Ok(())
+}
+
+fn run_analyse(a: &AnalyseArgs) -> Result<(), String> {
+    use shashki::analyse::{self, Thresholds};
+    use std::io::Write;
+    let text = std::fs::read_to_string(&a.file)
+        .map_err(|e| format!("cannot read '{}': {e}", a.file.display()))?;
+    if !(1..=shashki::engine::MULTIPV_MAX).contains(&a.multipv) {
+        return Err(format!(
+            "--multipv must be from 1 to {}",
+            shashki::engine::MULTIPV_MAX
+        ));
+    }
+    if a.threads == 0 || a.hash == 0 {
+        return Err("--threads and --hash must be at least 1".into());
+    }
+    let t = Thresholds {
+        inaccuracy: a.inaccuracy,
+        mistake: a.mistake,
+        blunder: a.blunder,
+    };
+    if !(0 < t.inaccuracy && t.inaccuracy <= t.mistake && t.mistake <= t.blunder) {
+        return Err("thresholds must satisfy 0 < --inaccuracy <= --mistake <= --blunder".into());
+    }
+    let mut limits = match (a.movetime, a.depth) {
+        (Some(ms), _) => Limits::movetime(ms),
+        (None, Some(d)) => Limits::depth(d),
+        (None, None) => Limits::depth(10),
+    };
+    limits.multipv = a.multipv;
+    let mut out: Box<dyn Write> = match &a.out {
+        Some(p) => Box::new(std::io::BufWriter::new(
+            std::fs::File::create(p).map_err(|e| format!("cannot write '{}': {e}", p.display()))?,
+        )),
+        None => Box::new(std::io::stdout()),
+    };
+    let games = shashki::pdn::read_games(&text, a.variant);
+    let total = games.len();
+    let mut searcher = Searcher::new(a.hash, a.threads);
+    let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let (mut done, mut bad) = (0, 0);
+    for (i, g) in games.into_iter().enumerate() {
+        let mut rec = match g {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("error: {e}");
+                bad += 1;
+                continue;
+            }
+        };
+        searcher.clear();
+        let mut write_err = None;
+        let plies = rec.game.moves().len();
+        let reports = analyse::analyse(&rec, &mut searcher, &limits, &t, &mut |r| {
+            if tty {
+                eprint!("\rgame {}/{total}: ply {}/{plies}   ", i + 1, r.ply);
+            }
+            if a.json {
+                if let Err(e) = writeln!(out, "{}", analyse::json_line(i + 1, r)) {
+                    write_err.get_or_insert(e);
+                }
+            }
+        });
+        if tty {
+            eprintln!();
+        }
+        if !a.json {
+            analyse::annotate(&mut rec, &reports);
+            if let Err(e) = out.write_all(shashki::pdn::write_game(&rec).as_bytes()) {
+                write_err.get_or_insert(e);
+            }
+        }
+        if let Some(e) = write_err.or_else(|| out.flush().err()) {
+            return Err(format!("writing the output: {e}"));
+        }
+        done += 1;
+    }
+    if done == 0 {
+        return Err(format!(
+            "no game of '{}' could be read ({bad} malformed)",
+            a.file.display()
+        ));
+    }
     Ok(())
 }

@@ -1,0 +1,22 @@
+#!/bin/sh
+# A deliberately broken UCI engine for the match runner's forfeit tests.
+# $1 says how it breaks when asked for a move:
+#   illegal - answers with a move that is never legal (a1-h8)
+#   silent  - never answers
+#   crash   - exits at once
+#   garbage - writes a line that is no move at all, then nothing
+mode="$1"
+while read -r line; do
+  case "$line" in
+    uci) echo "id name broken-$mode"; echo "uciok" ;;
+    isready) echo "readyok" ;;
+    quit) exit 0 ;;
+    go*)
+      case "$mode" in
+        illegal) echo "bestmove a1-h8" ;;
+        silent) : ;;
+        crash) exit 3 ;;
+        garbage) echo "bestmove" ;;
+      esac ;;
+  esac
+done

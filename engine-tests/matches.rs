@@ -1,0 +1,359 @@
+//! `shashki match` end to end: the built binary runs matches between
+//! engine processes (itself, over UCI and Hub, and deliberately broken
+//! engines), and the PDN it writes is read back and checked against the
+//! rules.
+
+use shashki::game::GameResult;
+use shashki::pdn;
+use shashki::Variant;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn shashki() -> &'static str {
+    env!("CARGO_BIN_EXE_shashki")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("shashki-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn run_match(args: &[&str]) -> (Output, String) {
+    let out = Command::new(shashki())
+        .arg("match")
+        .args(args)
+        .output()
+        .expect("run shashki match");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    (out, stdout)
+}
+
+fn broken(mode: &str) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("engine-tests/broken/engine.sh");
+    format!("sh '{}' {mode}", script.display())
+}
+
+/// The summary row of an engine: (games, wins, draws, losses).
+fn row(stdout: &str, name: &str) -> (u32, u32, u32, u32) {
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with(name) && l.contains('%') && !l.starts_with("game "))
+        .unwrap_or_else(|| panic!("no summary row for {name:?} in:\n{stdout}"));
+    let nums: Vec<u32> = line[name.len()..]
+        .split_whitespace()
+        .take(4)
+        .map(|w| w.parse().unwrap_or_else(|_| panic!("bad row {line:?}")))
+        .collect();
+    (nums[0], nums[1], nums[2], nums[3])
+}
+
+/// Twenty games at depth limits: every game reaches a result by the rules,
+/// each opening is played twice with colours reversed, the table adds up,
+/// and the PDN holds the twenty games, each replaying to the position whose
+/// outcome its Result and Termination tags state.
+#[test]
+fn twenty_game_match_writes_pdn_that_reads_back() {
+    let pdn_path = scratch("twenty.pdn");
+    let (out, stdout) = run_match(&[
+        "--variant",
+        "russian",
+        "--games",
+        "20",
+        "--depth1",
+        "4",
+        "--depth2",
+        "1",
+        "--name1",
+        "deep",
+        "--name2",
+        "shallow",
+        "--concurrency",
+        "2",
+        "--seed",
+        "7",
+        "--pdn-out",
+        pdn_path.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        stdout.lines().filter(|l| l.starts_with("game ")).count(),
+        20,
+        "{stdout}"
+    );
+    let (games, w, d, l) = row(&stdout, "deep");
+    assert_eq!((games, w + d + l), (20, 20));
+    let (games2, w2, d2, l2) = row(&stdout, "shallow");
+    assert_eq!(
+        (games2, w2, d2, l2),
+        (20, l, d, w),
+        "the rows mirror each other"
+    );
+    // Depth 4 against depth 1 must not lose the match.
+    assert!(w > l, "deep {w} wins, {l} losses:\n{stdout}");
+
+    let text = std::fs::read_to_string(&pdn_path).unwrap();
+    let records: Vec<_> = pdn::read_games(&text, Variant::Russian)
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|e| panic!("{e}")))
+        .collect();
+    assert_eq!(records.len(), 20);
+    let mut rounds: Vec<usize> = Vec::new();
+    let mut openings = std::collections::HashMap::new();
+    for rec in &records {
+        let round: usize = rec.tag("Round").unwrap().parse().unwrap();
+        rounds.push(round);
+        assert_eq!(rec.tag("GameType"), Some("25"));
+        let white_is_deep = rec.tag("White") == Some("deep");
+        assert_eq!(
+            white_is_deep,
+            round % 2 == 1,
+            "round {round}: colours alternate"
+        );
+        // Openings are three plies: the pair of games shares them.
+        let first3: Vec<_> = rec.game.moves()[..3].to_vec();
+        openings
+            .entry((round - 1) / 2)
+            .or_insert_with(Vec::new)
+            .push(first3);
+        let outcome = rec.game.outcome().unwrap_or_else(|| {
+            panic!(
+                "round {round}: the game did not end by the rules ({:?})",
+                rec.tag("Termination")
+            )
+        });
+        let want = match outcome.result {
+            GameResult::WhiteWins => "2-0",
+            GameResult::BlackWins => "0-2",
+            GameResult::Draw => "1-1",
+        };
+        assert_eq!(rec.result, want, "round {round}");
+        assert_eq!(rec.tag("Termination"), Some(outcome.reason.describe()));
+    }
+    rounds.sort_unstable();
+    assert_eq!(rounds, (1..=20).collect::<Vec<_>>());
+    for (k, pair) in openings {
+        assert_eq!(pair.len(), 2, "opening {k}");
+        assert_eq!(pair[0], pair[1], "opening {k} played twice");
+    }
+    // pydraughts reads the file too and replays every game to the end.
+    if let Some(python) = crate::common::pydraughts_or_skip("match PDN in pydraughts") {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("engine-tests/pdn_pydraughts.py");
+        let out = Command::new(python)
+            .arg(script)
+            .arg("read")
+            .arg(&pdn_path)
+            .output()
+            .expect("run python");
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{said}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let plies: Vec<usize> = said
+            .lines()
+            .map(|l| l.split_whitespace().nth(1).unwrap().parse().unwrap())
+            .collect();
+        let ours: Vec<usize> = records.iter().map(|r| r.game.moves().len()).collect();
+        assert_eq!(plies, ours, "pydraughts replays every move of every game");
+    }
+}
+
+/// Forfeits: an engine that plays an illegal move, never answers, exits,
+/// or writes nonsense loses each game, and the PDN says why.
+#[test]
+fn broken_engines_forfeit_with_the_reason_recorded() {
+    let cases = [
+        ("illegal", "illegal move 'a1-h8'", None),
+        ("silent", "no move within 0.400 s", None),
+        ("crash", "the engine exited", None),
+        ("garbage", "protocol error", None),
+        ("silent", "out of time", Some("0.4+0")),
+    ];
+    for (mode, why, tc) in cases {
+        let pdn_path = scratch(&format!("broken-{mode}.pdn"));
+        let engine = broken(mode);
+        let mut args = vec![
+            "--variant",
+            "brazilian",
+            "--games",
+            "2",
+            "--engine2",
+            engine.as_str(),
+            "--name1",
+            "good",
+            "--move-timeout",
+            "0.4",
+            "--pdn-out",
+            pdn_path.to_str().unwrap(),
+        ];
+        match tc {
+            Some(tc) => args.extend(["--tc", tc]),
+            None => args.extend(["--depth", "2"]),
+        }
+        let (out, stdout) = run_match(&args);
+        assert!(out.status.success(), "{mode}: {stdout}");
+        assert_eq!(row(&stdout, "good"), (2, 2, 0, 0), "{mode}:\n{stdout}");
+        let text = std::fs::read_to_string(&pdn_path).unwrap();
+        let recs: Vec<_> = pdn::read_games(&text, Variant::Brazilian)
+            .into_iter()
+            .map(|r| r.unwrap())
+            .collect();
+        assert_eq!(recs.len(), 2);
+        for rec in recs {
+            let term = rec.tag("Termination").unwrap();
+            assert!(
+                term.contains("forfeits") && term.contains(why),
+                "{mode}: {term}"
+            );
+            let good_is_white = rec.tag("White") == Some("good");
+            assert_eq!(
+                rec.result,
+                if good_is_white { "2-0" } else { "0-2" },
+                "{mode}"
+            );
+        }
+    }
+}
+
+/// Bad arguments are one-line errors with status 2, before any game.
+#[test]
+fn bad_match_arguments_are_clear_errors() {
+    let cases: [(&[&str], &str); 5] = [
+        (&["--games", "2"], "no limit"),
+        (&["--depth", "2", "--tc", "1+x"], "time control '1+x'"),
+        (&["--depth", "2", "--sprt", "0,10"], "--sprt"),
+        (
+            &["--depth", "2", "--option1", "Hash"],
+            "--option1 'Hash': expected NAME=VALUE",
+        ),
+        (
+            &["--depth", "2", "--engine2", "/nonexistent/engine"],
+            "/nonexistent/engine",
+        ),
+    ];
+    for (args, want) in cases {
+        let (out, stdout) = run_match(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stdout} {stderr}");
+        assert!(stderr.contains(want), "{args:?}: {stderr}");
+        assert!(!stdout.contains("game 1/"), "{args:?}");
+    }
+    // A refused option is an error too.
+    let (out, _) = run_match(&["--depth", "2", "--option1", "Hash=lots"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr.contains("refused") && stderr.contains("Hash"),
+        "{stderr}"
+    );
+}
+
+/// Hub engines play too (the binary in Hub mode), and Adiyukh games end by
+/// the count, with mean points reported.
+#[test]
+fn hub_engine_and_adiyukh_count() {
+    let pdn_path = scratch("adiyukh.pdn");
+    let (out, stdout) = run_match(&[
+        "--variant",
+        "adiyukh-64",
+        "--games",
+        "2",
+        "--depth",
+        "2",
+        "--proto2",
+        "hub",
+        "--name1",
+        "uci-side",
+        "--name2",
+        "hub-side",
+        "--pdn-out",
+        pdn_path.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("mean points per game"), "{stdout}");
+    let text = std::fs::read_to_string(&pdn_path).unwrap();
+    for rec in pdn::read_games(&text, Variant::Russian) {
+        let rec = rec.unwrap();
+        assert_eq!(
+            rec.game.variant(),
+            Variant::Adiyukh64,
+            "the PDN names the variant"
+        );
+        let term = rec.tag("Termination").unwrap_or("");
+        assert!(!term.contains("forfeits"), "{term}");
+        if let Some(o) = rec.game.outcome() {
+            let (w, b) = o.score.unwrap();
+            assert_eq!(rec.tag("Score"), Some(format!("{w}:{b}").as_str()));
+        }
+    }
+}
+
+/// Issue 3's self-play check: depth 6 beats depth 2 clearly in every
+/// variant (20 games each, 10 openings with colours reversed; searches are
+/// deterministic at fixed depth, so the score is too).
+#[test]
+fn depth_6_beats_depth_2_in_every_variant() {
+    for v in ["russian", "brazilian", "adiyukh-64", "adiyukh-80"] {
+        let (out, stdout) = run_match(&[
+            "--variant",
+            v,
+            "--games",
+            "20",
+            "--depth1",
+            "6",
+            "--depth2",
+            "2",
+            "--name1",
+            "d6",
+            "--name2",
+            "d2",
+            "--concurrency",
+            "2",
+        ]);
+        assert!(out.status.success(), "{v}: {stdout}");
+        let (games, w, d, l) = row(&stdout, "d6");
+        let score = (w as f64 + d as f64 / 2.0) / games as f64;
+        eprintln!(
+            "{v}: depth 6 vs depth 2: +{w} ={d} -{l} ({:.0}%)",
+            100.0 * score
+        );
+        assert!(
+            score >= 0.75,
+            "{v}: depth 6 scored only {:.0}%:\n{stdout}",
+            100.0 * score
+        );
+    }
+}
+
+/// An SPRT stops the match as soon as it is decided: depth 6 against
+/// depth 1 is far more than 50 Elo apart, so H1 is accepted well before
+/// the 200 games asked for.
+#[test]
+fn sprt_stops_a_decided_match() {
+    let (out, stdout) = run_match(&[
+        "--variant",
+        "brazilian",
+        "--games",
+        "200",
+        "--depth1",
+        "6",
+        "--depth2",
+        "1",
+        "--name1",
+        "strong",
+        "--concurrency",
+        "2",
+        "--sprt",
+        "0,50,0.05,0.05",
+    ]);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("sprt: H1 accepted"), "{stdout}");
+    let (games, ..) = row(&stdout, "strong");
+    assert!(games < 200, "{games} games:\n{stdout}");
+}

@@ -1,0 +1,593 @@
+//! Engine-vs-engine matches: two external engines (UCI-like or Hub) play a
+//! series of games from an opening set, each opening twice with colours
+//! reversed. The runner keeps both Fischer clocks itself, forfeits an
+//! engine that runs out of time, plays an illegal move, stops answering or
+//! exits, and ends games by the rules of [`crate::game`] (no move, the draw
+//! rules 7.2.3-7.2.8, the Adiyukh end and count) or at a ply cap.
+//!
+//! Game `i` (0-based) uses opening `i / 2` of the (seed-shuffled) set;
+//! engine 1 plays White in even games and Black in odd ones. Several games
+//! run at once with `concurrency` > 1, each worker with its own pair of
+//! engine processes.
+
+use crate::elo::{Sprt, SprtState, Tally};
+use crate::game::{adiyukh_result, Game, GameResult, Outcome};
+use crate::notation;
+use crate::pdn::GameRecord;
+use crate::player::{EngineSpec, Failure, Go, Player};
+use crate::variant::{Scoring, Variant};
+use crate::Color;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::channel;
+use std::time::Duration;
+
+/// A Fischer time control.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    pub base_ms: u64,
+    pub inc_ms: u64,
+}
+
+impl std::str::FromStr for TimeControl {
+    type Err = String;
+    /// `<base>+<inc>` in seconds, e.g. `10+0.1`, or `<base>` alone.
+    fn from_str(s: &str) -> Result<TimeControl, String> {
+        let bad = || format!("time control '{s}': expected <base>+<inc> in seconds, e.g. 10+0.1");
+        let (base, inc) = s.split_once('+').unwrap_or((s, "0"));
+        let secs = |t: &str| -> Result<u64, String> {
+            let x: f64 = t.trim().parse().map_err(|_| bad())?;
+            if !(0.0..=86_400.0 * 30.0).contains(&x) {
+                return Err(bad());
+            }
+            Ok((x * 1000.0).round() as u64)
+        };
+        let tc = TimeControl {
+            base_ms: secs(base)?,
+            inc_ms: secs(inc)?,
+        };
+        if tc.base_ms == 0 && tc.inc_ms == 0 {
+            return Err(format!("time control '{s}': no time at all"));
+        }
+        Ok(tc)
+    }
+}
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub engines: [EngineSpec; 2],
+    pub variant: Variant,
+    pub games: usize,
+    pub tc: Option<TimeControl>,
+    /// Depth limit of each engine's moves.
+    pub depth: [Option<u32>; 2],
+    /// Node limit of each engine's moves.
+    pub nodes: [Option<u64>; 2],
+    pub concurrency: usize,
+    /// The openings (start position and moves each).
+    pub openings: Vec<Game>,
+    pub seed: u64,
+    /// A game still running after this many plies ends there: a draw in
+    /// Russian and Brazilian, the count in Adiyukh.
+    pub max_plies: usize,
+    /// Without a clock: the longest an engine may think about one move.
+    pub move_timeout_ms: u64,
+    /// Grace over the clock before a late move forfeits.
+    pub time_margin_ms: u64,
+    pub sprt: Option<Sprt>,
+    /// The `Event` tag of the PDN.
+    pub event: String,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Termination {
+    /// By the rules (no move, a draw rule, the Adiyukh end).
+    Rules(Outcome),
+    /// The ply cap.
+    PlyCap(usize),
+    /// `loser` forfeited.
+    Forfeit { loser: Color, why: Failure },
+}
+
+/// One finished game.
+#[derive(Clone, Debug)]
+pub struct GameReport {
+    /// 0-based game number.
+    pub index: usize,
+    /// Which engine (0 or 1) played White.
+    pub white: usize,
+    pub result: GameResult,
+    pub termination: Termination,
+    /// Adiyukh: the final count (white, black), when the game ended on the
+    /// board.
+    pub count: Option<(u32, u32)>,
+    pub record: GameRecord,
+}
+
+impl GameReport {
+    /// The score of engine 1 (index 0): 1, 0.5 or 0.
+    pub fn score_of_first(&self) -> f64 {
+        let white_score = match self.result {
+            GameResult::WhiteWins => 1.0,
+            GameResult::Draw => 0.5,
+            GameResult::BlackWins => 0.0,
+        };
+        if self.white == 0 {
+            white_score
+        } else {
+            1.0 - white_score
+        }
+    }
+
+    /// Adiyukh: the points (checkers counted) of each engine.
+    pub fn points(&self) -> Option<[u32; 2]> {
+        self.count
+            .map(|(w, b)| if self.white == 0 { [w, b] } else { [b, w] })
+    }
+
+    /// A short text of the termination, for PDN and the log.
+    pub fn reason(&self) -> String {
+        match &self.termination {
+            Termination::Rules(o) => o.reason.describe().to_string(),
+            Termination::PlyCap(n) => format!("adjudicated at the ply cap ({n} plies)"),
+            Termination::Forfeit { loser, why } => format!("{loser:?} forfeits: {why}"),
+        }
+    }
+}
+
+/// The state of a match, passed to the caller after every game.
+#[derive(Clone, Debug, Default)]
+pub struct Standing {
+    pub tally: Tally,
+    pub played: usize,
+    /// Adiyukh: points of each engine over the games counted on the board,
+    /// and how many such games.
+    pub points: [u64; 2],
+    pub counted: usize,
+    pub sprt: Option<SprtState>,
+}
+
+/// Run a match; `on_game` is called (in the calling thread) after every
+/// game. Returns the final standing and the engines' names.
+pub fn run(
+    config: &MatchConfig,
+    on_game: &mut dyn FnMut(&GameReport, &Standing, &[String; 2]),
+) -> Result<(Standing, [String; 2]), String> {
+    if config.openings.is_empty() {
+        return Err("no openings".into());
+    }
+    if config.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    for k in 0..2 {
+        if config.tc.is_none() && config.depth[k].is_none() && config.nodes[k].is_none() {
+            return Err(format!(
+                "engine {} has no limit: give --tc, --depth or --nodes",
+                k + 1
+            ));
+        }
+    }
+    // Start one pair first: a command that cannot start is an error of the
+    // whole match, before any game.
+    let names = {
+        let a = Player::start(&config.engines[0], config.variant)?;
+        let b = Player::start(&config.engines[1], config.variant)?;
+        let n = distinct_names([a.name(), b.name()], config);
+        a.quit();
+        b.quit();
+        n
+    };
+    let mut order: Vec<usize> = (0..config.openings.len()).collect();
+    order.shuffle(&mut StdRng::seed_from_u64(config.seed));
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = channel::<Result<GameReport, String>>();
+    let mut standing = Standing::default();
+    let workers = config.concurrency.clamp(1, config.games);
+    let outcome = std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let tx = tx.clone();
+            let (next, stop, order, names) = (&next, &stop, &order, &names);
+            scope.spawn(move || {
+                let mut pair: [Option<Player>; 2] = [None, None];
+                loop {
+                    if stop.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    if i >= config.games {
+                        break;
+                    }
+                    let opening = &config.openings[order[(i / 2) % order.len()]];
+                    let r = play_game(config, i, opening, &mut pair, names);
+                    let failed = r.is_err();
+                    if tx.send(r).is_err() || failed {
+                        break;
+                    }
+                }
+                for p in pair.into_iter().flatten() {
+                    p.quit();
+                }
+            });
+        }
+        drop(tx);
+        for r in rx {
+            let report = match r {
+                Ok(r) => r,
+                Err(e) => {
+                    stop.store(true, Ordering::SeqCst);
+                    return Err(e);
+                }
+            };
+            standing.played += 1;
+            standing.tally.add(report.score_of_first());
+            if let Some(p) = report.points() {
+                standing.points[0] += p[0] as u64;
+                standing.points[1] += p[1] as u64;
+                standing.counted += 1;
+            }
+            if let Some(s) = &config.sprt {
+                let state = s.state(&standing.tally);
+                standing.sprt = Some(state);
+                if state != SprtState::Continue {
+                    stop.store(true, Ordering::SeqCst);
+                }
+            }
+            on_game(&report, &standing, &names);
+        }
+        Ok(())
+    });
+    outcome.map(|()| (standing, names))
+}
+
+/// Two engines of the same name (the same program twice) are told apart
+/// by their limits, or else by their numbers.
+fn distinct_names(names: [String; 2], config: &MatchConfig) -> [String; 2] {
+    if names[0] != names[1] || config.engines.iter().any(|e| e.name.is_some()) {
+        return names;
+    }
+    let limit = |k: usize| {
+        let mut l = Vec::new();
+        if let Some(d) = config.depth[k] {
+            l.push(format!("depth {d}"));
+        }
+        if let Some(n) = config.nodes[k] {
+            l.push(format!("nodes {n}"));
+        }
+        l.join(" ")
+    };
+    if limit(0) != limit(1) {
+        [0, 1].map(|k| format!("{} {}", names[k], limit(k)))
+    } else {
+        [0, 1].map(|k| format!("{} #{}", names[k], k + 1))
+    }
+}
+
+/// Play game `index` from `opening` with the worker's engines (started or
+/// restarted as needed).
+fn play_game(
+    config: &MatchConfig,
+    index: usize,
+    opening: &Game,
+    pair: &mut [Option<Player>; 2],
+    names: &[String; 2],
+) -> Result<GameReport, String> {
+    for (k, slot) in pair.iter_mut().enumerate() {
+        if slot.is_none() {
+            *slot = Some(Player::start(&config.engines[k], config.variant)?);
+        }
+        slot.as_mut().expect("started").new_game()?;
+    }
+    let white = index % 2;
+    let mut game = Game::from_position(*opening.start());
+    let mut comments: Vec<Option<String>> = Vec::new();
+    for m in opening.moves() {
+        game.play(m).map_err(|e| format!("opening: {e}"))?;
+        comments.push(None);
+    }
+    if let Some(c) = comments.last_mut() {
+        *c = Some("book".into());
+    }
+    let mut clocks = config.tc.map(|tc| [tc.base_ms; 2]);
+    let inc = config.tc.map_or(0, |tc| tc.inc_ms);
+    let termination = loop {
+        if let Some(o) = game.outcome() {
+            break Termination::Rules(o);
+        }
+        if game.moves().len() >= config.max_plies {
+            break Termination::PlyCap(config.max_plies);
+        }
+        let side = game.position().side_to_move();
+        let side_ix = side as usize;
+        let engine = if side == Color::White {
+            white
+        } else {
+            1 - white
+        };
+        let go = Go {
+            depth: config.depth[engine],
+            nodes: config.nodes[engine],
+            clock: clocks.map(|c| (c[0], c[1], inc)),
+        };
+        let allowed = match clocks {
+            Some(c) => Duration::from_millis(c[side_ix] + config.time_margin_ms),
+            None => Duration::from_millis(config.move_timeout_ms),
+        };
+        let player = pair[engine].as_mut().expect("started");
+        let reply = player.think(&game, &go, allowed);
+        let reply = match (reply, clocks) {
+            (Ok(r), Some(c)) if r.elapsed > allowed => {
+                Err(Failure::OutOfTime(Duration::from_millis(c[side_ix])))
+            }
+            (Err(Failure::Timeout(_)), Some(c)) => {
+                Err(Failure::OutOfTime(Duration::from_millis(c[side_ix])))
+            }
+            (other, _) => other,
+        };
+        match reply {
+            Ok(r) => {
+                if let Some(c) = clocks.as_mut() {
+                    let spent = r.elapsed.as_millis() as u64;
+                    c[side_ix] = c[side_ix].saturating_sub(spent) + inc;
+                }
+                let mut note = Vec::new();
+                if let Some(s) = &r.report.score {
+                    note.push(match r.report.depth {
+                        Some(d) => format!("{s}/{d}"),
+                        None => s.clone(),
+                    });
+                }
+                note.push(format!("{:.3}s", r.elapsed.as_secs_f64()));
+                comments.push(Some(note.join(" ")));
+                game.play(&r.mv)
+                    .map_err(|e| format!("checked move refused: {e}"))?;
+            }
+            Err(why) => {
+                // The engine is in an unknown state: a fresh process plays
+                // its next game.
+                pair[engine] = None;
+                break Termination::Forfeit { loser: side, why };
+            }
+        }
+    };
+    let (result, count) = match &termination {
+        Termination::Rules(o) => (o.result, o.score),
+        Termination::PlyCap(_) => {
+            if config.variant.rules().scoring == Scoring::HalfBoardCount {
+                let (w, b) = game.position().half_board_score();
+                (adiyukh_result(config.variant, w, b), Some((w, b)))
+            } else {
+                (GameResult::Draw, None)
+            }
+        }
+        Termination::Forfeit { loser, .. } => (
+            if *loser == Color::White {
+                GameResult::BlackWins
+            } else {
+                GameResult::WhiteWins
+            },
+            None,
+        ),
+    };
+    let mut report = GameReport {
+        index,
+        white,
+        result,
+        termination,
+        count,
+        record: GameRecord::new(game),
+    };
+    let reason = report.reason();
+    let rec = &mut report.record;
+    rec.set_tag("Event", &config.event);
+    rec.set_tag("Site", "shashki match");
+    rec.set_tag("Date", &today());
+    rec.set_tag("Round", &(index + 1).to_string());
+    rec.set_tag("White", &names[white]);
+    rec.set_tag("Black", &names[1 - white]);
+    if let Some(tc) = config.tc {
+        rec.set_tag(
+            "TimeControl",
+            &format!(
+                "{}+{}",
+                tc.base_ms as f64 / 1000.0,
+                tc.inc_ms as f64 / 1000.0
+            ),
+        );
+    }
+    for (tag, k) in [("WhiteLimit", white), ("BlackLimit", 1 - white)] {
+        let mut l = Vec::new();
+        if let Some(d) = config.depth[k] {
+            l.push(format!("depth {d}"));
+        }
+        if let Some(n) = config.nodes[k] {
+            l.push(format!("nodes {n}"));
+        }
+        if !l.is_empty() {
+            rec.set_tag(tag, &l.join(", "));
+        }
+    }
+    rec.result = match result {
+        GameResult::WhiteWins => "2-0",
+        GameResult::BlackWins => "0-2",
+        GameResult::Draw => "1-1",
+    }
+    .to_string();
+    rec.set_tag("Termination", &reason);
+    if let Some((w, b)) = count {
+        rec.set_tag("Score", &format!("{w}:{b}"));
+    }
+    rec.comments = comments;
+    rec.glyphs = vec![None; rec.comments.len()];
+    Ok(report)
+}
+
+/// Today's date as PDN writes it, `YYYY.MM.DD` (UTC).
+fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// The calendar date of a day number counted from 1970-01-01.
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// The final table of a match.
+pub fn summary(variant: Variant, standing: &Standing, names: &[String; 2]) -> String {
+    let t = &standing.tally;
+    let mut out = String::new();
+    let width = names.iter().map(|n| n.len()).max().unwrap_or(6).max(6);
+    out.push_str(&format!(
+        "{:width$}  {:>5}  {:>5}  {:>5}  {:>6}  {:>7}  elo (95% interval)\n",
+        "engine", "games", "wins", "draws", "losses", "score"
+    ));
+    let flipped = Tally {
+        wins: t.losses,
+        draws: t.draws,
+        losses: t.wins,
+    };
+    for (name, tally) in names.iter().zip([*t, flipped]) {
+        let elo = match tally.elo() {
+            Some(e) => format!(
+                "{} [{}, {}]",
+                fmt_elo(e.elo),
+                fmt_elo(e.low),
+                fmt_elo(e.high)
+            ),
+            None => "-".into(),
+        };
+        out.push_str(&format!(
+            "{name:width$}  {:>5}  {:>5}  {:>5}  {:>6}  {:>6.1}%  {elo}\n",
+            tally.games(),
+            tally.wins,
+            tally.draws,
+            tally.losses,
+            100.0 * tally.score(),
+        ));
+    }
+    if variant.rules().scoring == Scoring::HalfBoardCount && standing.counted > 0 {
+        let n = standing.counted as f64;
+        out.push_str(&format!(
+            "mean points per game ({} games counted on the board): {} {:.2}, {} {:.2}\n",
+            standing.counted,
+            names[0],
+            standing.points[0] as f64 / n,
+            names[1],
+            standing.points[1] as f64 / n
+        ));
+    }
+    if let Some(s) = standing.sprt {
+        out.push_str(&format!(
+            "sprt: {}\n",
+            match s {
+                SprtState::AcceptH1 => "H1 accepted (engine 1 is stronger by at least elo1)",
+                SprtState::AcceptH0 => "H0 accepted (engine 1 is not stronger by elo1)",
+                SprtState::Continue => "undecided",
+            }
+        ));
+    }
+    out
+}
+
+fn fmt_elo(e: f64) -> String {
+    if e.is_infinite() {
+        if e > 0.0 { "+inf" } else { "-inf" }.into()
+    } else {
+        // No "-0.0".
+        format!("{:+.1}", e + 0.0)
+    }
+}
+
+/// One line per finished game for the log.
+pub fn game_line(r: &GameReport, s: &Standing, names: &[String; 2], total: usize) -> String {
+    let mut line = format!(
+        "game {}/{}: {} (W) - {} (B): {} ({})",
+        r.index + 1,
+        total,
+        names[r.white],
+        names[1 - r.white],
+        r.record.result,
+        r.reason()
+    );
+    if let Some((w, b)) = r.count {
+        line.push_str(&format!(" count {w}:{b}"));
+    }
+    line.push_str(&format!(
+        " | {}: +{} ={} -{} ({:.1}%)",
+        names[0],
+        s.tally.wins,
+        s.tally.draws,
+        s.tally.losses,
+        100.0 * s.tally.score()
+    ));
+    line
+}
+
+/// A progress bar for a terminal.
+pub fn progress_bar(done: usize, total: usize, s: &Standing) -> String {
+    let width = 30;
+    let filled = (done * width)
+        .checked_div(total)
+        .unwrap_or(width)
+        .min(width);
+    format!(
+        "[{}{}] {done}/{total}  +{} ={} -{}  {:.1}%",
+        "#".repeat(filled),
+        ".".repeat(width - filled),
+        s.tally.wins,
+        s.tally.draws,
+        s.tally.losses,
+        100.0 * s.tally.score()
+    )
+}
+
+/// The text of a move list from a game's start, for logs.
+pub fn moves_text(game: &Game) -> String {
+    let mut pos = *game.start();
+    let mut out = Vec::new();
+    for m in game.moves() {
+        out.push(notation::move_text(&pos, m));
+        pos = pos.play(m);
+    }
+    out.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls() {
+        let tc: TimeControl = "10+0.1".parse().unwrap();
+        assert_eq!((tc.base_ms, tc.inc_ms), (10_000, 100));
+        let tc: TimeControl = "0.5".parse().unwrap();
+        assert_eq!((tc.base_ms, tc.inc_ms), (500, 0));
+        for bad in ["", "x+1", "10+", "-1+0", "0+0", "1e99"] {
+            assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(20_819), (2027, 1, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
+}

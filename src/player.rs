@@ -1,0 +1,538 @@
+//! An external engine driven over pipes by the match runner, speaking the
+//! UCI-like protocol or Scan's Hub protocol (PROTOCOL.md).
+//!
+//! The process is started through `sh -c "exec <command>"`, so a command
+//! line may hold arguments and quotes as in a shell. Its standard output is
+//! read by a thread of its own, so every wait has a timeout: an engine that
+//! never answers, closes its output or writes nonsense is reported as a
+//! [`Failure`], never a hang. Dropping a [`Player`] kills the process.
+
+use crate::game::Game;
+use crate::hub::{self, MoveNumbers};
+use crate::moves::Move;
+use crate::notation;
+use crate::variant::Variant;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// Which protocol an engine speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    Uci,
+    Hub,
+}
+
+impl std::str::FromStr for Protocol {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Protocol, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "uci" => Ok(Protocol::Uci),
+            "hub" => Ok(Protocol::Hub),
+            _ => Err(format!("unknown protocol '{s}' (expected uci or hub)")),
+        }
+    }
+}
+
+/// How to start and set up one engine.
+#[derive(Clone, Debug)]
+pub struct EngineSpec {
+    /// A name for tables and PDN (default: the engine's own `id name`).
+    pub name: Option<String>,
+    /// The command line, run by `sh -c`.
+    pub command: String,
+    pub protocol: Protocol,
+    /// Options sent after the handshake: `setoption name N value V`
+    /// (UCI) or `set-param name=N value=V` (Hub).
+    pub options: Vec<(String, String)>,
+}
+
+/// What one move asks of the engine.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Go {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    /// Clocks in milliseconds: (white time, black time, increment).
+    pub clock: Option<(u64, u64, u64)>,
+}
+
+/// What the engine last reported about its search.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Report {
+    pub depth: Option<u32>,
+    /// Score from the mover's view: centi-men (UCI `cp`), or a win/loss
+    /// in plies as `+W<n>`/`-W<n>` text.
+    pub score: Option<String>,
+}
+
+/// A move the engine played.
+#[derive(Clone, Debug)]
+pub struct Reply {
+    pub mv: Move,
+    pub elapsed: Duration,
+    pub report: Report,
+}
+
+/// Why an engine could not give a move.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Failure {
+    /// No answer before the deadline (no clock: the move timeout).
+    Timeout(Duration),
+    /// The clock ran out: the time the engine had for the move.
+    OutOfTime(Duration),
+    /// The engine closed its output (crashed or quit).
+    Exited,
+    /// It answered with a move that is not legal here.
+    IllegalMove(String),
+    /// It wrote something else than the protocol allows.
+    Protocol(String),
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Timeout(d) => write!(f, "no move within {:.3} s", d.as_secs_f64()),
+            Failure::OutOfTime(d) => {
+                write!(
+                    f,
+                    "out of time ({:.3} s left on its clock)",
+                    d.as_secs_f64()
+                )
+            }
+            Failure::Exited => write!(f, "the engine exited"),
+            Failure::IllegalMove(m) => write!(f, "illegal move '{m}'"),
+            Failure::Protocol(m) => write!(f, "protocol error: {m}"),
+        }
+    }
+}
+
+/// A running engine.
+pub struct Player {
+    spec: EngineSpec,
+    variant: Variant,
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// The engine's own name (`id name` or Hub `id name=`).
+    pub id_name: Option<String>,
+    numbers: MoveNumbers,
+}
+
+/// How long the handshake and `isready` may take.
+const HANDSHAKE: Duration = Duration::from_secs(30);
+
+impl Player {
+    /// Start the engine, do the handshake, set the variant and options.
+    pub fn start(spec: &EngineSpec, variant: Variant) -> Result<Player, String> {
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(format!("exec {}", spec.command))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start '{}': {e}", spec.command))?;
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match reader.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buf).trim_end().to_string();
+                        if tx.send(line).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        let numbers = spec
+            .options
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case("move-numbers"))
+            .and_then(|(_, v)| MoveNumbers::parse(v))
+            .unwrap_or(MoveNumbers::A1);
+        let mut p = Player {
+            spec: spec.clone(),
+            variant,
+            stdin: child.stdin.take(),
+            child,
+            lines: rx,
+            id_name: None,
+            numbers,
+        };
+        p.handshake()
+            .map_err(|e| format!("engine '{}': {e}", spec.command))?;
+        Ok(p)
+    }
+
+    /// The name for tables: the given one, else the engine's, else the
+    /// command.
+    pub fn name(&self) -> String {
+        self.spec
+            .name
+            .clone()
+            .or_else(|| self.id_name.clone())
+            .unwrap_or_else(|| self.spec.command.clone())
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), Failure> {
+        let stdin = self.stdin.as_mut().ok_or(Failure::Exited)?;
+        writeln!(stdin, "{line}")
+            .and_then(|_| stdin.flush())
+            .map_err(|_| Failure::Exited)
+    }
+
+    fn recv(&mut self, deadline: Instant) -> Result<String, Failure> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(left) {
+            Ok(l) => Ok(l),
+            Err(RecvTimeoutError::Timeout) => Err(Failure::Timeout(left)),
+            Err(RecvTimeoutError::Disconnected) => Err(Failure::Exited),
+        }
+    }
+
+    /// Read until a line whose first word is `word`.
+    fn wait_for(&mut self, word: &str, timeout: Duration) -> Result<String, String> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            match self.recv(deadline) {
+                Ok(l) => {
+                    if l.split_whitespace().next() == Some(word) {
+                        return Ok(l);
+                    }
+                    self.note_id(&l);
+                }
+                Err(Failure::Timeout(_)) => {
+                    return Err(format!("no '{word}' within {} s", timeout.as_secs()))
+                }
+                Err(e) => return Err(format!("waiting for '{word}': {e}")),
+            }
+        }
+    }
+
+    fn note_id(&mut self, line: &str) {
+        if let Some(rest) = line.strip_prefix("id name ") {
+            self.id_name = Some(rest.trim().to_string());
+        } else if line.starts_with("id ") {
+            if let Some(name) = hub_value(line, "name") {
+                self.id_name = Some(name);
+            }
+        }
+    }
+
+    fn handshake(&mut self) -> Result<(), String> {
+        let err = |e: Failure| e.to_string();
+        let variant = self.variant.id();
+        match self.spec.protocol {
+            Protocol::Uci => {
+                self.send("uci").map_err(err)?;
+                self.wait_for("uciok", HANDSHAKE)?;
+                self.send(&format!("setoption name Variant value {variant}"))
+                    .map_err(err)?;
+                for (n, v) in self.spec.options.clone() {
+                    self.send(&format!("setoption name {n} value {v}"))
+                        .map_err(err)?;
+                }
+                self.sync()
+            }
+            Protocol::Hub => {
+                self.send("hub").map_err(err)?;
+                self.wait_for("wait", HANDSHAKE)?;
+                self.send(&format!("set-param name=variant value={variant}"))
+                    .map_err(err)?;
+                for (n, v) in self.spec.options.clone() {
+                    self.send(&format!("set-param name={n} value={}", quote(&v)))
+                        .map_err(err)?;
+                }
+                self.send("init").map_err(err)?;
+                self.wait_for("ready", HANDSHAKE).map(|_| ())
+            }
+        }
+    }
+
+    /// Wait until the engine has read everything sent so far; an error
+    /// line it wrote meanwhile (a refused option) is an error.
+    fn sync(&mut self) -> Result<(), String> {
+        let (ask, answer) = match self.spec.protocol {
+            Protocol::Uci => ("isready", "readyok"),
+            Protocol::Hub => ("ping", "pong"),
+        };
+        self.send(ask).map_err(|e| e.to_string())?;
+        let deadline = Instant::now() + HANDSHAKE;
+        loop {
+            let l = self
+                .recv(deadline)
+                .map_err(|e| format!("waiting for '{answer}': {e}"))?;
+            if l.trim() == answer {
+                return Ok(());
+            }
+            if l.starts_with("info string error") || l.starts_with("error") {
+                return Err(format!("the engine refused a setting: {l}"));
+            }
+            self.note_id(&l);
+        }
+    }
+
+    /// Tell the engine a new game starts.
+    pub fn new_game(&mut self) -> Result<(), String> {
+        let cmd = match self.spec.protocol {
+            Protocol::Uci => "ucinewgame",
+            Protocol::Hub => "new-game",
+        };
+        self.send(cmd).map_err(|e| e.to_string())?;
+        self.sync()
+    }
+
+    /// Ask for a move in the current position of `game`, waiting until
+    /// `deadline` at most. The move is checked against the position.
+    pub fn think(&mut self, game: &Game, go: &Go, timeout: Duration) -> Result<Reply, Failure> {
+        let pos = *game.position();
+        let commands = match self.spec.protocol {
+            Protocol::Uci => self.uci_commands(game, go),
+            Protocol::Hub => self.hub_commands(game, go),
+        };
+        let start = Instant::now();
+        for c in commands {
+            self.send(&c)?;
+        }
+        let deadline = start + timeout;
+        let mut report = Report::default();
+        loop {
+            let line = match self.recv(deadline) {
+                Ok(l) => l,
+                Err(Failure::Timeout(_)) => return Err(Failure::Timeout(timeout)),
+                Err(e) => return Err(e),
+            };
+            let mut words = line.split_whitespace();
+            let first = words.next().unwrap_or("");
+            let text = match (self.spec.protocol, first) {
+                (Protocol::Uci, "info") => {
+                    read_uci_info(&line, &mut report);
+                    continue;
+                }
+                (Protocol::Uci, "bestmove") => match words.next() {
+                    Some(m) => m.to_string(),
+                    None => return Err(Failure::Protocol("'bestmove' without a move".into())),
+                },
+                (Protocol::Hub, "info") => {
+                    read_hub_info(&line, &mut report);
+                    continue;
+                }
+                (Protocol::Hub, "done") => match hub_value(&line, "move") {
+                    Some(m) => m,
+                    None => return Err(Failure::Protocol("'done' without move=".into())),
+                },
+                (Protocol::Hub, "error") => {
+                    return Err(Failure::Protocol(crate::uci::clip(&line).to_string()))
+                }
+                _ => continue,
+            };
+            let elapsed = start.elapsed();
+            let parsed = match self.spec.protocol {
+                Protocol::Uci => notation::parse_move(&pos, &text).map_err(|e| e.to_string()),
+                Protocol::Hub => hub::parse_move(&pos, &text, self.numbers),
+            };
+            return match parsed {
+                Ok(mv) => Ok(Reply {
+                    mv,
+                    elapsed,
+                    report,
+                }),
+                Err(_) => Err(Failure::IllegalMove(crate::uci::clip(&text).to_string())),
+            };
+        }
+    }
+
+    fn uci_commands(&self, game: &Game, go: &Go) -> Vec<String> {
+        let mut position = if *game.start() == crate::Position::start(self.variant) {
+            "position startpos".to_string()
+        } else {
+            format!("position fen {}", crate::fen::position_text(game.start()))
+        };
+        if !game.moves().is_empty() {
+            position.push_str(" moves");
+            let mut pos = *game.start();
+            for m in game.moves() {
+                position.push(' ');
+                position.push_str(&notation::move_text(&pos, m));
+                pos = pos.play(m);
+            }
+        }
+        let mut g = String::from("go");
+        if let Some((w, b, inc)) = go.clock {
+            g.push_str(&format!(" wtime {w} btime {b} winc {inc} binc {inc}"));
+        }
+        if let Some(d) = go.depth {
+            g.push_str(&format!(" depth {d}"));
+        }
+        if let Some(n) = go.nodes {
+            g.push_str(&format!(" nodes {n}"));
+        }
+        vec![position, g]
+    }
+
+    fn hub_commands(&self, game: &Game, go: &Go) -> Vec<String> {
+        let mut pos = *game.start();
+        let mut moves = Vec::new();
+        for m in game.moves() {
+            moves.push(hub::move_text(&pos, m, self.numbers));
+            pos = pos.play(m);
+        }
+        let mut out = vec![format!(
+            "pos pos={}{}",
+            quote(&hub::position_string(game.start())),
+            if moves.is_empty() {
+                String::new()
+            } else {
+                format!(" moves=\"{}\"", moves.join(" "))
+            }
+        )];
+        if let Some((w, b, inc)) = go.clock {
+            let mine = match game.position().side_to_move() {
+                crate::Color::White => w,
+                crate::Color::Black => b,
+            };
+            out.push(format!(
+                "level time={:.3} inc={:.3}",
+                mine as f64 / 1000.0,
+                inc as f64 / 1000.0
+            ));
+        }
+        if let Some(d) = go.depth {
+            out.push(format!("level depth={d}"));
+        }
+        if let Some(n) = go.nodes {
+            out.push(format!("level nodes={n}"));
+        }
+        out.push("go think".into());
+        out
+    }
+
+    /// Ask the engine to quit, then make sure the process is gone.
+    pub fn quit(mut self) {
+        let _ = self.send("quit");
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Player {
+    fn drop(&mut self) {
+        self.stdin = None;
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+    }
+}
+
+/// A Hub value, quoted when it needs it.
+fn quote(v: &str) -> String {
+    if v.is_empty() || v.contains([' ', '\t', '=', '"']) {
+        format!("\"{}\"", v.replace('"', ""))
+    } else {
+        v.to_string()
+    }
+}
+
+/// The value of `name=` in a Hub line (quoted or not).
+fn hub_value(line: &str, name: &str) -> Option<String> {
+    let key = format!("{name}=");
+    let mut rest = line;
+    while let Some(i) = rest.find(&key) {
+        let before_ok = i == 0 || rest[..i].ends_with([' ', '\t']);
+        let after = &rest[i + key.len()..];
+        if before_ok {
+            return Some(if let Some(q) = after.strip_prefix('"') {
+                q.split('"').next().unwrap_or("").to_string()
+            } else {
+                after.split_whitespace().next().unwrap_or("").to_string()
+            });
+        }
+        rest = after;
+    }
+    None
+}
+
+fn read_uci_info(line: &str, r: &mut Report) {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    let mut i = 1;
+    while i < w.len() {
+        match w[i] {
+            "depth" => r.depth = w.get(i + 1).and_then(|d| d.parse().ok()),
+            "score" => {
+                if let (Some(kind), Some(v)) = (w.get(i + 1), w.get(i + 2)) {
+                    r.score = match *kind {
+                        "cp" => v
+                            .parse::<i64>()
+                            .ok()
+                            .map(|c| format!("{:+.2}", c as f64 / 100.0)),
+                        "win" => Some(format!("+W{v}")),
+                        "loss" => Some(format!("-W{v}")),
+                        _ => r.score.take(),
+                    };
+                }
+            }
+            "pv" => break,
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+fn read_hub_info(line: &str, r: &mut Report) {
+    if let Some(d) = hub_value(line, "depth").and_then(|d| d.parse().ok()) {
+        r.depth = Some(d);
+    }
+    if let Some(s) = hub_value(line, "score") {
+        r.score = Some(s);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hub_values_and_infos() {
+        let l = r#"done move=9-13 ponder=22-18"#;
+        assert_eq!(hub_value(l, "move").as_deref(), Some("9-13"));
+        assert_eq!(hub_value(l, "ponder").as_deref(), Some("22-18"));
+        assert_eq!(hub_value(l, "x"), None);
+        let mut r = Report::default();
+        read_hub_info(r#"info depth=7 score=0.25 pv="9-13 22-18""#, &mut r);
+        assert_eq!(r.depth, Some(7));
+        assert_eq!(r.score.as_deref(), Some("0.25"));
+        let mut r = Report::default();
+        read_uci_info(
+            "info depth 12 seldepth 20 score cp -35 nodes 5 pv c3-d4",
+            &mut r,
+        );
+        assert_eq!((r.depth, r.score.as_deref()), (Some(12), Some("-0.35")));
+        read_uci_info("info depth 13 score win 5 pv c3-d4", &mut r);
+        assert_eq!(r.score.as_deref(), Some("+W5"));
+    }
+
+    #[test]
+    fn a_missing_program_is_an_error_not_a_hang() {
+        let spec = EngineSpec {
+            name: None,
+            command: "/nonexistent/engine".into(),
+            protocol: Protocol::Uci,
+            options: vec![],
+        };
+        let e = Player::start(&spec, Variant::Russian).err().unwrap();
+        assert!(e.contains("/nonexistent/engine"), "{e}");
+    }
+}
