@@ -4,6 +4,7 @@
 //! Each concern lives in its own file; this file only wires them together.
 
 mod adiyukh_cases;
+mod analyse;
 mod common;
 mod fuzz;
 mod game;
