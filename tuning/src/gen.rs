@@ -13,6 +13,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rand::Rng;
 use rayon::prelude::*;
 use shashki::fen::position_text;
+use shashki::weights::Weights;
 use shashki::Variant;
 use std::collections::HashSet;
 
@@ -34,6 +35,8 @@ pub struct GenConfig {
     pub max_plies: usize,
     /// Draw a progress bar on standard error.
     pub progress: bool,
+    /// Both sides search with these weights (`None`: the built-in ones).
+    pub weights: Option<Weights>,
 }
 
 impl GenConfig {
@@ -50,6 +53,7 @@ impl GenConfig {
             skip_plies: 10,
             max_plies: 300,
             progress: false,
+            weights: None,
         }
     }
 }
@@ -76,8 +80,8 @@ fn one_game(cfg: &GenConfig, index: u64) -> (Vec<Sample>, crate::play::End) {
         &mut game,
         cfg.depth,
         cfg.max_plies,
-        None,
-        None,
+        cfg.weights.as_ref(),
+        cfg.weights.as_ref(),
         &mut |pos, ply| {
             if ply >= cfg.skip_plies && is_quiet(pos) {
                 kept.push(*pos);

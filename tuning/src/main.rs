@@ -69,6 +69,10 @@ enum Cmd {
         /// Adjudicate at this many plies.
         #[arg(long, default_value_t = 300)]
         max_plies: usize,
+        /// Play with these weights (default: the built-in ones), e.g. a
+        /// first round's fit for a second round.
+        #[arg(long)]
+        weights: Option<PathBuf>,
         /// Output data file.
         #[arg(long)]
         out: PathBuf,
@@ -186,11 +190,16 @@ fn run(cli: Cli) -> Result<(), String> {
             opening_plies,
             skip_plies,
             max_plies,
+            weights,
             out,
         } => {
             if depth == 0 {
                 return Err("--depth must be at least 1".into());
             }
+            let play_weights = match &weights {
+                Some(p) => Some(read_weights(p, variant)?),
+                None => None,
+            };
             let cfg = GenConfig {
                 variant,
                 seed,
@@ -201,14 +210,18 @@ fn run(cli: Cli) -> Result<(), String> {
                 skip_plies,
                 max_plies,
                 progress,
+                weights: play_weights,
             };
             let start = std::time::Instant::now();
             let (set, st) = generate(&cfg);
-            let comment = format!(
+            let mut comment = format!(
                 "shashki-tune gen --variant {variant} --seed {seed} --first {first} --games {games} \
                  --depth {depth} --opening-plies {}-{} --skip-plies {skip_plies} --max-plies {max_plies}",
                 opening_plies.0, opening_plies.1
             );
+            if let Some(p) = &weights {
+                comment.push_str(&format!(" --weights {}", p.display()));
+            }
             write(&out, &set.to_text(&comment))?;
             println!(
                 "{variant}: {} games (+{} ={} -{} for White, {} at the ply cap), {} positions -> {} ({:.1} s)",
