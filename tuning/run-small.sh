@@ -19,6 +19,9 @@ fi
 for v in "${variants[@]}"; do
   $T gen --variant "$v" --games "$GAMES" --depth "$DEPTH" --out "tuning/out/$v.data"
   $T fit --data "tuning/out/$v.data" --out "tuning/out/$v.txt" --plot "tuning/out/$v-loss.svg"
+  echo "against the hand-set weights (tuning/baseline/$v.txt):"
   $T compare --variant "$v" --tuned "tuning/out/$v.txt" --pairs "$PAIRS" --depth "$DEPTH"
+  echo "against the current built-in weights (weights/$v.txt):"
+  $T compare --variant "$v" --tuned "tuning/out/$v.txt" --baseline "weights/$v.txt" --pairs "$PAIRS" --depth "$DEPTH"
 done
-echo "tuned weights in tuning/out/<variant>.txt; copy one over weights/<variant>.txt where it wins"
+echo "tuned weights in tuning/out/<variant>.txt; copy one over weights/<variant>.txt where it beats the built-in ones"
