@@ -325,8 +325,8 @@ fn men_side<R: Record>(
             if t.cone[s] & opp == 0 {
                 let steps = 7 - t.rank_of[s] as i32;
                 let r = w.runaway - w.runaway_step * (steps - 1);
+                runaway += r.max(0);
                 if r > 0 {
-                    runaway += r;
                     rec.coef(sign, param::RUNAWAY, 1.0);
                     rec.coef(sign, param::RUNAWAY_STEP, -(steps - 1) as f64);
                 }
