@@ -28,7 +28,7 @@
 use crate::board::{shift, Color, Geometry, MAX_BITS};
 use crate::position::Position;
 use crate::variant::Variant;
-use crate::weights::Weights;
+use crate::weights::{param, Weights};
 
 /// Static evaluation from the side to move's point of view, in centi-men for
 /// russian/brazilian (a man = 100), and for the Adiyukh variants in hundredths
@@ -59,9 +59,20 @@ pub fn breakdown(pos: &Position) -> Vec<(&'static str, i32)> {
 }
 
 /// Where the terms go: nowhere in the hot path, into a vector for
-/// [`breakdown`].
+/// [`breakdown`], into per-parameter coefficients for [`features`].
 trait Record {
     fn term(&mut self, name: &'static str, value: i32);
+    /// `value` times the weight `param` was added to White's score
+    /// (`sign` +1) or subtracted from it (-1).
+    #[inline(always)]
+    fn coef(&mut self, _sign: f64, _param: usize, _value: f64) {}
+    /// The score so far was multiplied by `factor` (only the coefficients of
+    /// `params`, or all of them when `None`).
+    #[inline(always)]
+    fn scale(&mut self, _params: Option<&[usize]>, _factor: f64) {}
+    /// The score is now the term of `param` alone.
+    #[inline(always)]
+    fn keep_only(&mut self, _param: usize) {}
 }
 
 struct NoRecord;
@@ -69,6 +80,49 @@ struct NoRecord;
 impl Record for NoRecord {
     #[inline(always)]
     fn term(&mut self, _: &'static str, _: i32) {}
+}
+
+/// The coefficients of [`features`].
+struct Coefs(Vec<f64>);
+
+impl Record for Coefs {
+    fn term(&mut self, _: &'static str, _: i32) {}
+
+    fn coef(&mut self, sign: f64, param: usize, value: f64) {
+        self.0[param] += sign * value;
+    }
+
+    fn scale(&mut self, params: Option<&[usize]>, factor: f64) {
+        match params {
+            Some(ps) => ps.iter().for_each(|&p| self.0[p] *= factor),
+            None => self.0.iter_mut().for_each(|c| *c *= factor),
+        }
+    }
+
+    fn keep_only(&mut self, param: usize) {
+        for (i, c) in self.0.iter_mut().enumerate() {
+            if i != param {
+                *c = 0.0;
+            }
+        }
+    }
+}
+
+/// The evaluation as a linear function of the weights near `w`: one
+/// coefficient per parameter (in the order of [`Weights::names`]) such that
+/// `sum(coef[i] * w'[i])` is the score from White's point of view for
+/// weights `w'` close to `w` (exactly, up to the integer rounding of the
+/// scaled terms, while `w'` keeps `w`'s `trade_down` and `drawish_scale`,
+/// and the runaway terms keep their signs).
+///
+/// It runs the code of [`evaluate_with`], so the two cannot disagree. The
+/// two scaling parameters (`trade_down`, `drawish_scale`) multiply other
+/// terms; their coefficients are left at 0 and a linear fit keeps them
+/// fixed. This is what the tuner (`tuning/`) fits.
+pub fn features(pos: &Position, w: &Weights) -> Vec<f64> {
+    let mut c = Coefs(vec![0.0; Weights::names().len()]);
+    white_score(pos, w, &mut c);
+    c.0
 }
 
 impl Record for Vec<(&'static str, i32)> {
@@ -212,9 +266,17 @@ struct View {
     empty: u64,
 }
 
-/// One side's terms; `phase` is the number of pieces on the board.
+/// One side's terms; `phase` is the number of pieces on the board; `sign` is
+/// +1 for White, -1 for Black (for the recorder only).
 #[inline(always)]
-fn men_side(t: &Tables, w: &Weights, v: View, phase: i32) -> [i32; 8] {
+fn men_side<R: Record>(
+    t: &Tables,
+    w: &Weights,
+    v: View,
+    phase: i32,
+    rec: &mut R,
+    sign: f64,
+) -> [i32; 8] {
     let View {
         men,
         kings,
@@ -223,6 +285,8 @@ fn men_side(t: &Tables, w: &Weights, v: View, phase: i32) -> [i32; 8] {
         empty,
     } = v;
     let material = w.man * pop(men) + w.king * pop(kings);
+    rec.coef(sign, param::MAN, pop(men) as f64);
+    rec.coef(sign, param::KING, pop(kings) as f64);
 
     let adv_w = [
         w.adv_rank2,
@@ -235,15 +299,22 @@ fn men_side(t: &Tables, w: &Weights, v: View, phase: i32) -> [i32; 8] {
     let mut advancement = 0;
     for (i, a) in adv_w.iter().enumerate() {
         advancement += a * pop(men & t.ranks[i + 1]);
+        rec.coef(sign, param::ADV_RANK2 + i, pop(men & t.ranks[i + 1]) as f64);
     }
 
     let centre = w.center * pop(men & t.center);
+    rec.coef(sign, param::CENTER, pop(men & t.center) as f64);
 
     let back = pop(men & t.ranks[0]);
-    let guard =
-        (w.back_guard * back + w.back_guard_key * pop(men & t.key_back)) * phase / START_PIECES;
+    let key_back = pop(men & t.key_back);
+    let guard = (w.back_guard * back + w.back_guard_key * key_back) * phase / START_PIECES;
+    let scale = phase as f64 / START_PIECES as f64;
+    rec.coef(sign, param::BACK_GUARD, back as f64 * scale);
+    rec.coef(sign, param::BACK_GUARD_KEY, key_back as f64 * scale);
 
-    let balance = -w.balance * (pop(men & t.left) - pop(men & !t.left)).abs();
+    let flanks = (pop(men & t.left) - pop(men & !t.left)).abs();
+    let balance = -w.balance * flanks;
+    rec.coef(sign, param::BALANCE, -flanks as f64);
 
     let mut runaway = 0;
     if opp_kings == 0 {
@@ -253,7 +324,12 @@ fn men_side(t: &Tables, w: &Weights, v: View, phase: i32) -> [i32; 8] {
             m &= m - 1;
             if t.cone[s] & opp == 0 {
                 let steps = 7 - t.rank_of[s] as i32;
-                runaway += (w.runaway - w.runaway_step * (steps - 1)).max(0);
+                let r = w.runaway - w.runaway_step * (steps - 1);
+                runaway += r.max(0);
+                if r > 0 {
+                    rec.coef(sign, param::RUNAWAY, 1.0);
+                    rec.coef(sign, param::RUNAWAY_STEP, -(steps - 1) as f64);
+                }
             }
         }
     }
@@ -272,8 +348,10 @@ fn men_side(t: &Tables, w: &Weights, v: View, phase: i32) -> [i32; 8] {
         }
     }
     let king_mobility = w.king_mobility * reach;
+    rec.coef(sign, param::KING_MOBILITY, reach as f64);
 
     let main_road = w.main_road * pop(kings & t.main_road);
+    rec.coef(sign, param::MAIN_ROAD, pop(kings & t.main_road) as f64);
 
     [
         material,
@@ -321,6 +399,8 @@ fn men_eval<R: Record>(pos: &Position, w: &Weights, t: &Tables, rec: &mut R) -> 
             empty,
         },
         phase,
+        rec,
+        1.0,
     );
     let black = men_side(
         t,
@@ -333,6 +413,8 @@ fn men_eval<R: Record>(pos: &Position, w: &Weights, t: &Tables, rec: &mut R) -> 
             empty: flip(empty, t),
         },
         phase,
+        rec,
+        -1.0,
     );
     let mut score = 0;
     for i in 0..MEN_TERMS.len() {
@@ -346,6 +428,10 @@ fn men_eval<R: Record>(pos: &Position, w: &Weights, t: &Tables, rec: &mut R) -> 
     let lead = white[0] - black[0];
     let trade = lead * w.trade_down * (START_PIECES - phase) / (START_PIECES * 100);
     rec.term("trade down", trade);
+    rec.scale(
+        Some(&[param::MAN, param::KING]),
+        1.0 + (w.trade_down * (START_PIECES - phase)) as f64 / (START_PIECES * 100) as f64,
+    );
     score += trade;
 
     let (wn, bn) = (pop(wp), pop(bp));
@@ -355,6 +441,7 @@ fn men_eval<R: Record>(pos: &Position, w: &Weights, t: &Tables, rec: &mut R) -> 
     if draw {
         let scaled = score * w.drawish_scale / 16;
         rec.term("drawish ending", scaled - score);
+        rec.scale(None, w.drawish_scale as f64 / 16.0);
         score = scaled;
     }
     score
@@ -378,13 +465,15 @@ const TOWER_TERMS: [&str; 9] = [
 /// One side's terms on its own view (`own` and `empty` already turned for
 /// Black), and its number of quiet moves.
 #[inline(always)]
-fn tower_side<const BLACK: bool>(
+fn tower_side<const BLACK: bool, R: Record>(
     pos: &Position,
     t: &Tables,
     w: &Weights,
     own: u64,
     empty: u64,
+    rec: &mut R,
 ) -> ([i32; 9], i32) {
+    let sign = if BLACK { -1.0 } else { 1.0 };
     let (nw, ne) = (t.half, t.half + 1);
     let men = own & !t.ranks[7];
     let mobility = pop(shift(men, nw) & empty) + pop(shift(men, ne) & empty);
@@ -422,6 +511,7 @@ fn tower_side<const BLACK: bool>(
             count -= h;
             if free & (1u64 << s) != 0 {
                 advance += adv_w[r] * h;
+                rec.coef(sign, param::ADVANCE_RANK1 + r, h as f64);
             } else {
                 blocked += h;
             }
@@ -432,6 +522,20 @@ fn tower_side<const BLACK: bool>(
         1 => w.one_move,
         _ => 0,
     };
+    for (p, v) in [
+        (param::HALF_COUNT, count),
+        (param::PRISONER, prisoners),
+        (param::OWN_EXTRA, extra),
+        (param::FRAGILE, fragile),
+        (param::BLOCKED, blocked),
+        (param::KING_TOWER, kings),
+        (param::KING_CHECKER, king_h),
+        (param::MOBILITY, mobility),
+        (param::NO_MOVES, (mobility == 0) as i32),
+        (param::ONE_MOVE, (mobility == 1) as i32),
+    ] {
+        rec.coef(sign, p, v as f64);
+    }
     (
         [
             w.half_count * count,
@@ -450,9 +554,15 @@ fn tower_side<const BLACK: bool>(
 
 fn tower_eval<R: Record>(pos: &Position, w: &Weights, t: &Tables, rec: &mut R) -> i32 {
     let empty = t.board & !pos.occupied();
-    let (white, wmob) = tower_side::<false>(pos, t, w, pos.pieces(Color::White), empty);
-    let (black, bmob) =
-        tower_side::<true>(pos, t, w, flip(pos.pieces(Color::Black), t), flip(empty, t));
+    let (white, wmob) = tower_side::<false, R>(pos, t, w, pos.pieces(Color::White), empty, rec);
+    let (black, bmob) = tower_side::<true, R>(
+        pos,
+        t,
+        w,
+        flip(pos.pieces(Color::Black), t),
+        flip(empty, t),
+        rec,
+    );
     let mut score = 0;
     for i in 0..TOWER_TERMS.len() {
         let d = white[i] - black[i];
@@ -467,6 +577,8 @@ fn tower_eval<R: Record>(pos: &Position, w: &Weights, t: &Tables, rec: &mut R) -
     if stuck && !crate::movegen::has_capture(pos) {
         let exact = white[0] - black[0];
         rec.term("game over (exact count)", exact - score);
+        // Only the count is left: keep the half-count coefficient alone.
+        rec.keep_only(param::HALF_COUNT);
         score = exact;
     }
     score
@@ -614,11 +726,13 @@ mod tests {
     #[test]
     fn a_king_is_worth_more_than_a_man() {
         for v in [Variant::Russian, Variant::Brazilian] {
-            let king = pos(v, "W:WKc3,e1,g1:Bb6,d8,h6");
-            let man = pos(v, "W:Wc3,e1,g1:Bb6,d8,h6");
+            // Off the main road (the tuned weights count a king there less).
+            let king = pos(v, "W:WKb4,e1,g1:Bb6,d8,h6");
+            let man = pos(v, "W:Wb4,e1,g1:Bb6,d8,h6");
             assert!(evaluate(&king) > evaluate(&man) + 100, "{v}");
-            // A king against two men: still ahead.
-            let k2 = pos(v, "W:WKb2,a1:Bd6,f6,h8");
+            // A king and a man against three men: still ahead (the king
+            // off the main road, which the tuned weights count lower).
+            let k2 = pos(v, "W:WKc1,a1:Bd6,f6,h8");
             assert!(evaluate(&k2) > 0, "{v}: {}", evaluate(&k2));
             let w = Weights::for_variant(v);
             assert!(w.king >= 2 * w.man && w.king <= 3 * w.man);
@@ -674,6 +788,53 @@ mod tests {
         assert_eq!(p.half_board_score(), (18, 12));
         let e = evaluate(&p);
         assert!((450..=800).contains(&e), "{e}");
+    }
+
+    /// Random weights around `base`, keeping the two scaling parameters.
+    fn jitter(base: &Weights, rng: &mut StdRng) -> Weights {
+        let mut v = base.to_vec();
+        for (i, x) in v.iter_mut().enumerate() {
+            if i != param::TRADE_DOWN && i != param::DRAWISH_SCALE && *x != 0 {
+                *x += rng.gen_range(-(x.abs() / 2 + 3)..=(x.abs() / 2 + 3));
+            }
+        }
+        Weights::from_slice(&v).unwrap()
+    }
+
+    #[test]
+    fn features_agree_with_the_evaluation() {
+        let mut rng = StdRng::seed_from_u64(0xfea7);
+        for v in Variant::ALL {
+            let mut checked = 0;
+            let mut max_err: f64 = 0.0;
+            for _ in 0..60 {
+                let w = jitter(Weights::for_variant(v), &mut rng);
+                let mut p = Position::start(v);
+                for _ in 0..rng.gen_range(0..150) {
+                    let f = features(&p, &w);
+                    let linear: f64 = f.iter().zip(w.to_vec()).map(|(c, x)| c * x as f64).sum();
+                    let white = match p.side_to_move() {
+                        Color::White => evaluate_with(&p, &w),
+                        Color::Black => -evaluate_with(&p, &w),
+                    };
+                    let err = (linear - white as f64).abs();
+                    // Integer rounding of the scaled terms: at most a few units.
+                    assert!(err <= 4.0, "{v} {p}: linear {linear} vs eval {white}");
+                    max_err = max_err.max(err);
+                    checked += 1;
+                    let moves = p.legal_moves();
+                    let Some(mv) = moves.choose(&mut rng) else {
+                        break;
+                    };
+                    p = p.play(mv);
+                }
+            }
+            assert!(checked > 1000, "{v}: only {checked} positions");
+            if v.rules().towers {
+                // The tower evaluation is exactly linear.
+                assert_eq!(max_err, 0.0, "{v}");
+            }
+        }
     }
 
     #[test]

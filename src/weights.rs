@@ -7,8 +7,9 @@
 //! family's fields at 0 and [`crate::eval`] never reads them.
 //!
 //! [`Weights::names`], [`Weights::to_vec`] and [`Weights::from_slice`] are
-//! generated from the same field list, so they always agree; `{:#?}` prints a
-//! value in a form that can be pasted back into this file.
+//! generated from the same field list, so they always agree. The built-in
+//! values live in `weights/<variant>.txt` (the text of [`Weights::to_text`]),
+//! compiled in and parsed once.
 //!
 //! ```
 //! use shashki::{weights::Weights, Variant};
@@ -18,6 +19,7 @@
 //! ```
 
 use crate::variant::Variant;
+use once_cell::sync::Lazy;
 
 macro_rules! weights {
     ($( $(#[doc = $doc:expr])+ $name:ident, )+) => {
@@ -129,159 +131,99 @@ weights! {
     one_move,
 }
 
-/// Russian draughts.
-pub static RUSSIAN: Weights = Weights {
-    man: 100,
-    king: 260,
-    adv_rank2: 0,
-    adv_rank3: 2,
-    adv_rank4: 5,
-    adv_rank5: 9,
-    adv_rank6: 15,
-    adv_rank7: 28,
-    center: 6,
-    back_guard: 8,
-    back_guard_key: 6,
-    balance: 3,
-    runaway: 70,
-    runaway_step: 12,
-    king_mobility: 2,
-    main_road: 15,
-    trade_down: 20,
-    drawish_scale: 2,
-    half_count: 0,
-    prisoner: 0,
-    own_extra: 0,
-    fragile: 0,
-    advance_rank1: 0,
-    advance_rank2: 0,
-    advance_rank3: 0,
-    advance_rank4: 0,
-    blocked: 0,
-    king_tower: 0,
-    king_checker: 0,
-    mobility: 0,
-    no_moves: 0,
-    one_move: 0,
-};
+/// The index of each parameter in [`Weights::names`] / [`Weights::to_vec`],
+/// checked at compile time.
+pub mod param {
+    use super::NAMES;
 
-/// Brazilian draughts (international rules on 8x8).
-pub static BRAZILIAN: Weights = Weights {
-    man: 100,
-    king: 250,
-    adv_rank2: 0,
-    adv_rank3: 2,
-    adv_rank4: 5,
-    adv_rank5: 9,
-    adv_rank6: 15,
-    adv_rank7: 26,
-    center: 6,
-    back_guard: 8,
-    back_guard_key: 6,
-    balance: 3,
-    runaway: 60,
-    runaway_step: 12,
-    king_mobility: 2,
-    main_road: 15,
-    trade_down: 20,
-    drawish_scale: 2,
-    half_count: 0,
-    prisoner: 0,
-    own_extra: 0,
-    fragile: 0,
-    advance_rank1: 0,
-    advance_rank2: 0,
-    advance_rank3: 0,
-    advance_rank4: 0,
-    blocked: 0,
-    king_tower: 0,
-    king_checker: 0,
-    mobility: 0,
-    no_moves: 0,
-    one_move: 0,
-};
+    const fn index(name: &str) -> usize {
+        let mut i = 0;
+        while i < NAMES.len() {
+            let (a, b) = (NAMES[i].as_bytes(), name.as_bytes());
+            if a.len() == b.len() {
+                let mut j = 0;
+                while j < a.len() && a[j] == b[j] {
+                    j += 1;
+                }
+                if j == a.len() {
+                    return i;
+                }
+            }
+            i += 1;
+        }
+        panic!("no such parameter")
+    }
 
-/// Adiyukh on 8x8.
-pub static ADIYUKH_64: Weights = Weights {
-    man: 0,
-    king: 0,
-    adv_rank2: 0,
-    adv_rank3: 0,
-    adv_rank4: 0,
-    adv_rank5: 0,
-    adv_rank6: 0,
-    adv_rank7: 0,
-    center: 0,
-    back_guard: 0,
-    back_guard_key: 0,
-    balance: 0,
-    runaway: 0,
-    runaway_step: 0,
-    king_mobility: 0,
-    main_road: 0,
-    trade_down: 0,
-    drawish_scale: 0,
-    half_count: 100,
-    prisoner: 12,
-    own_extra: 5,
-    fragile: -8,
-    advance_rank1: 10,
-    advance_rank2: 16,
-    advance_rank3: 24,
-    advance_rank4: 35,
-    blocked: 4,
-    king_tower: 20,
-    king_checker: 4,
-    mobility: 3,
-    no_moves: -20,
-    one_move: -8,
-};
+    pub const MAN: usize = index("man");
+    pub const KING: usize = index("king");
+    /// `adv_rank2` .. `adv_rank7` follow in order.
+    pub const ADV_RANK2: usize = index("adv_rank2");
+    pub const CENTER: usize = index("center");
+    pub const BACK_GUARD: usize = index("back_guard");
+    pub const BACK_GUARD_KEY: usize = index("back_guard_key");
+    pub const BALANCE: usize = index("balance");
+    pub const RUNAWAY: usize = index("runaway");
+    pub const RUNAWAY_STEP: usize = index("runaway_step");
+    pub const KING_MOBILITY: usize = index("king_mobility");
+    pub const MAIN_ROAD: usize = index("main_road");
+    pub const TRADE_DOWN: usize = index("trade_down");
+    pub const DRAWISH_SCALE: usize = index("drawish_scale");
+    pub const HALF_COUNT: usize = index("half_count");
+    pub const PRISONER: usize = index("prisoner");
+    pub const OWN_EXTRA: usize = index("own_extra");
+    pub const FRAGILE: usize = index("fragile");
+    /// `advance_rank1` .. `advance_rank4` follow in order.
+    pub const ADVANCE_RANK1: usize = index("advance_rank1");
+    pub const BLOCKED: usize = index("blocked");
+    pub const KING_TOWER: usize = index("king_tower");
+    pub const KING_CHECKER: usize = index("king_checker");
+    pub const MOBILITY: usize = index("mobility");
+    pub const NO_MOVES: usize = index("no_moves");
+    pub const ONE_MOVE: usize = index("one_move");
 
-/// Adiyukh on 8 ranks x 10 files.
-pub static ADIYUKH_80: Weights = Weights {
-    man: 0,
-    king: 0,
-    adv_rank2: 0,
-    adv_rank3: 0,
-    adv_rank4: 0,
-    adv_rank5: 0,
-    adv_rank6: 0,
-    adv_rank7: 0,
-    center: 0,
-    back_guard: 0,
-    back_guard_key: 0,
-    balance: 0,
-    runaway: 0,
-    runaway_step: 0,
-    king_mobility: 0,
-    main_road: 0,
-    trade_down: 0,
-    drawish_scale: 0,
-    half_count: 100,
-    prisoner: 12,
-    own_extra: 5,
-    fragile: -8,
-    advance_rank1: 10,
-    advance_rank2: 16,
-    advance_rank3: 24,
-    advance_rank4: 35,
-    blocked: 4,
-    king_tower: 20,
-    king_checker: 4,
-    mobility: 2,
-    no_moves: -20,
-    one_move: -8,
-};
+    const _: () = assert!(index("adv_rank7") == ADV_RANK2 + 5);
+    const _: () = assert!(index("advance_rank4") == ADVANCE_RANK1 + 3);
+}
+
+/// The compiled-in weights files (`weights/<variant>.txt` in the repository,
+/// the format of [`Weights::to_text`]), in the order of [`Variant::ALL`]. The
+/// tuner (`tuning/`) writes files of this format; copying one over the
+/// variant's file changes the engine's built-in weights at the next build.
+const EMBEDDED: [(Variant, &str); 4] = [
+    (Variant::Russian, include_str!("../weights/russian.txt")),
+    (Variant::Brazilian, include_str!("../weights/brazilian.txt")),
+    (
+        Variant::Adiyukh64,
+        include_str!("../weights/adiyukh-64.txt"),
+    ),
+    (
+        Variant::Adiyukh80,
+        include_str!("../weights/adiyukh-80.txt"),
+    ),
+];
+
+/// The embedded files, parsed once. Each must name its variant and give
+/// every parameter (a unit test checks this, so a bad file fails the tests
+/// rather than a game).
+static BUILT_IN: Lazy<[Weights; 4]> = Lazy::new(|| {
+    EMBEDDED.map(|(v, text)| match parse_text(text, None) {
+        Ok((file_v, w)) if file_v == v => w,
+        Ok((file_v, _)) => panic!("weights/{}.txt names the variant {file_v}", v.id()),
+        Err(e) => panic!("weights/{}.txt: {e}", v.id()),
+    })
+});
 
 impl Weights {
-    /// The built-in weights of `v`.
+    /// The built-in weights of `v` (from `weights/<variant>.txt`).
+    #[inline]
     pub fn for_variant(v: Variant) -> &'static Weights {
-        match v {
-            Variant::Russian => &RUSSIAN,
-            Variant::Brazilian => &BRAZILIAN,
-            Variant::Adiyukh64 => &ADIYUKH_64,
-            Variant::Adiyukh80 => &ADIYUKH_80,
-        }
+        let i = match v {
+            Variant::Russian => 0,
+            Variant::Brazilian => 1,
+            Variant::Adiyukh64 => 2,
+            Variant::Adiyukh80 => 3,
+        };
+        &BUILT_IN[i]
     }
 }
 
@@ -320,55 +262,74 @@ impl Weights {
     /// a missing `variant` line or a value that is not an integer is an
     /// error naming the line.
     pub fn parse(text: &str) -> Result<(Variant, Weights), WeightsError> {
-        let err = |line: usize, msg: String| WeightsError(format!("weights line {line}: {msg}"));
-        let mut variant = None;
-        let mut values: Vec<Option<i32>> = vec![None; NAMES.len()];
-        for (i, raw) in text.lines().enumerate() {
-            let line = raw.split('#').next().unwrap_or("").trim();
-            if line.is_empty() {
-                continue;
-            }
-            let mut words = line.split_whitespace();
-            let (Some(name), Some(value), None) = (words.next(), words.next(), words.next()) else {
-                return Err(err(
-                    i + 1,
-                    format!("expected '<name> <value>', found '{line}'"),
-                ));
-            };
-            if name == "variant" {
-                if variant.is_some() {
-                    return Err(err(i + 1, "a second 'variant' line".into()));
-                }
-                variant = Some(
-                    value
-                        .parse::<Variant>()
-                        .map_err(|e| err(i + 1, e.to_string()))?,
-                );
-                continue;
-            }
-            let Some(k) = NAMES.iter().position(|n| *n == name) else {
-                return Err(err(i + 1, format!("unknown parameter '{name}'")));
-            };
-            if values[k].is_some() {
-                return Err(err(i + 1, format!("'{name}' given twice")));
-            }
-            values[k] = Some(
-                value
-                    .parse::<i32>()
-                    .map_err(|_| err(i + 1, format!("'{value}' is not an integer")))?,
-            );
-        }
-        let variant = variant
-            .ok_or_else(|| WeightsError("weights file has no 'variant <id>' line".into()))?;
-        let mut v = Weights::for_variant(variant).to_vec();
-        for (slot, value) in v.iter_mut().zip(values) {
-            if let Some(x) = value {
-                *slot = x;
-            }
-        }
-        let w = Weights::from_slice(&v).expect("same length");
-        Ok((variant, w))
+        parse_text(text, Some(Weights::for_variant))
     }
+}
+
+/// Parse weights text; parameters left out take the values of `defaults`
+/// (or, without it, are an error: the embedded files name everything).
+fn parse_text(
+    text: &str,
+    defaults: Option<fn(Variant) -> &'static Weights>,
+) -> Result<(Variant, Weights), WeightsError> {
+    let err = |line: usize, msg: String| WeightsError(format!("weights line {line}: {msg}"));
+    let mut variant = None;
+    let mut values: Vec<Option<i32>> = vec![None; NAMES.len()];
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let mut words = line.split_whitespace();
+        let (Some(name), Some(value), None) = (words.next(), words.next(), words.next()) else {
+            return Err(err(
+                i + 1,
+                format!("expected '<name> <value>', found '{line}'"),
+            ));
+        };
+        if name == "variant" {
+            if variant.is_some() {
+                return Err(err(i + 1, "a second 'variant' line".into()));
+            }
+            variant = Some(
+                value
+                    .parse::<Variant>()
+                    .map_err(|e| err(i + 1, e.to_string()))?,
+            );
+            continue;
+        }
+        let Some(k) = NAMES.iter().position(|n| *n == name) else {
+            return Err(err(i + 1, format!("unknown parameter '{name}'")));
+        };
+        if values[k].is_some() {
+            return Err(err(i + 1, format!("'{name}' given twice")));
+        }
+        values[k] = Some(
+            value
+                .parse::<i32>()
+                .map_err(|_| err(i + 1, format!("'{value}' is not an integer")))?,
+        );
+    }
+    let variant =
+        variant.ok_or_else(|| WeightsError("weights file has no 'variant <id>' line".into()))?;
+    let mut v = match defaults {
+        Some(d) => d(variant).to_vec(),
+        None => vec![0; NAMES.len()],
+    };
+    for (k, (slot, value)) in v.iter_mut().zip(values).enumerate() {
+        match value {
+            Some(x) => *slot = x,
+            None if defaults.is_none() => {
+                return Err(WeightsError(format!(
+                    "weights file leaves out '{}'",
+                    NAMES[k]
+                )))
+            }
+            None => {}
+        }
+    }
+    let w = Weights::from_slice(&v).expect("same length");
+    Ok((variant, w))
 }
 
 #[cfg(test)]
@@ -385,6 +346,20 @@ mod tests {
         assert_eq!(v, Variant::Brazilian);
         assert_eq!(w.man, 90);
         assert_eq!(w.king, Weights::for_variant(Variant::Brazilian).king);
+    }
+
+    #[test]
+    fn every_embedded_file_parses_and_names_its_variant() {
+        for (v, text) in EMBEDDED {
+            let (file_v, w) = parse_text(text, None).unwrap_or_else(|e| panic!("{v}: {e}"));
+            assert_eq!(file_v, v);
+            assert_eq!(Weights::for_variant(v), &w);
+        }
+        let ids: Vec<Variant> = EMBEDDED.iter().map(|e| e.0).collect();
+        assert_eq!(ids, Variant::ALL.to_vec());
+        // Without defaults, a parameter left out is an error.
+        let e = parse_text("variant russian\nman 100\n", None).unwrap_err();
+        assert!(e.to_string().contains("leaves out 'king'"), "{e}");
     }
 
     #[test]

@@ -1,0 +1,380 @@
+//! `shashki-tune`: self-play data, merging, fitting and tuned-vs-baseline
+//! matches. Errors print one line and exit with status 2.
+
+use clap::{Parser, Subcommand};
+use shashki::weights::Weights;
+use shashki::Variant;
+use shashki_tuning::compare::{compare, CompareConfig};
+use shashki_tuning::data::DataSet;
+use shashki_tuning::fit::{fit, FitConfig, Target};
+use shashki_tuning::gen::{generate, GenConfig};
+use shashki_tuning::plot::loss_svg;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "shashki-tune", about = "Tune the Shashki evaluation")]
+struct Cli {
+    /// Worker threads (default: all cores).
+    #[arg(long, global = true)]
+    threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long, global = true)]
+    quiet: bool,
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+/// An inclusive range `A-B` (or one number).
+#[derive(Clone, Copy, Debug)]
+struct Range(usize, usize);
+
+fn parse_range(s: &str) -> Result<Range, String> {
+    let bad = || format!("'{s}' is not a number or a range like 4-8");
+    match s.split_once('-') {
+        Some((a, b)) => {
+            let (a, b) = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
+            if a > b {
+                return Err(bad());
+            }
+            Ok(Range(a, b))
+        }
+        None => s.parse().map(|a| Range(a, a)).map_err(|_| bad()),
+    }
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Play self-play games and record quiet positions with the result.
+    Gen {
+        #[arg(long)]
+        variant: Variant,
+        /// Number of games.
+        #[arg(long)]
+        games: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Index of the first game (for shards of one seed).
+        #[arg(long, default_value_t = 0)]
+        first: u64,
+        /// Search depth per move.
+        #[arg(long, default_value_t = 4)]
+        depth: u32,
+        /// Random opening plies, e.g. 4-8.
+        #[arg(long, default_value = "4-8", value_parser = parse_range)]
+        opening_plies: Range,
+        /// Record positions from this ply on.
+        #[arg(long, default_value_t = 10)]
+        skip_plies: usize,
+        /// Adjudicate at this many plies.
+        #[arg(long, default_value_t = 300)]
+        max_plies: usize,
+        /// Play with these weights (default: the built-in ones), e.g. a
+        /// first round's fit for a second round.
+        #[arg(long)]
+        weights: Option<PathBuf>,
+        /// Output data file.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Concatenate data files of one variant, dropping repeated lines.
+    Merge {
+        #[arg(long)]
+        out: PathBuf,
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+    },
+    /// Fit the weights to a data file.
+    Fit {
+        #[arg(long)]
+        data: PathBuf,
+        /// Start weights (default: the built-in ones of the data's variant).
+        #[arg(long)]
+        start: Option<PathBuf>,
+        /// Output weights file.
+        #[arg(long)]
+        out: PathBuf,
+        /// Loss plot (SVG).
+        #[arg(long)]
+        plot: Option<PathBuf>,
+        #[arg(long, default_value_t = 400)]
+        epochs: usize,
+        #[arg(long, default_value_t = 25)]
+        patience: usize,
+        #[arg(long, default_value_t = 0.5)]
+        lr: f64,
+        #[arg(long, default_value_t = 512)]
+        batch: usize,
+        /// Share of positions held out for validation.
+        #[arg(long, default_value_t = 0.1)]
+        validation: f64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Play tuned against baseline weights at equal depth.
+    Compare {
+        #[arg(long)]
+        variant: Variant,
+        /// Tuned weights file.
+        #[arg(long)]
+        tuned: PathBuf,
+        /// Baseline weights file (default: the hand-set weights,
+        /// tuning/baseline/<variant>.txt, compiled in).
+        #[arg(long)]
+        baseline: Option<PathBuf>,
+        /// Game pairs (each opening with both colours).
+        #[arg(long, default_value_t = 100)]
+        pairs: u64,
+        #[arg(long, default_value_t = 4)]
+        depth: u32,
+        #[arg(long, default_value_t = 1000)]
+        seed: u64,
+        #[arg(long, default_value = "4-8", value_parser = parse_range)]
+        opening_plies: Range,
+        #[arg(long, default_value_t = 300)]
+        max_plies: usize,
+    },
+}
+
+/// The hand-set weights, the baseline of `compare`.
+fn baseline(v: Variant) -> Result<Weights, String> {
+    let text = match v {
+        Variant::Russian => include_str!("../baseline/russian.txt"),
+        Variant::Brazilian => include_str!("../baseline/brazilian.txt"),
+        Variant::Adiyukh64 => include_str!("../baseline/adiyukh-64.txt"),
+        Variant::Adiyukh80 => include_str!("../baseline/adiyukh-80.txt"),
+    };
+    Weights::parse(text)
+        .map(|(_, w)| w)
+        .map_err(|e| format!("baseline weights of {v}: {e}"))
+}
+
+fn read(path: &Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+fn write(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+fn read_weights(path: &Path, variant: Variant) -> Result<Weights, String> {
+    let (v, w) = Weights::parse(&read(path)?).map_err(|e| format!("{}: {e}", path.display()))?;
+    if v != variant {
+        return Err(format!("{}: weights of {v}, not {variant}", path.display()));
+    }
+    Ok(w)
+}
+
+fn read_data(path: &Path) -> Result<DataSet, String> {
+    DataSet::parse(&read(path)?).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    if let Some(n) = cli.threads {
+        if n == 0 {
+            return Err("--threads must be at least 1".into());
+        }
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global()
+            .map_err(|e| format!("thread pool: {e}"))?;
+    }
+    let progress = !cli.quiet;
+    match cli.cmd {
+        Cmd::Gen {
+            variant,
+            games,
+            seed,
+            first,
+            depth,
+            opening_plies,
+            skip_plies,
+            max_plies,
+            weights,
+            out,
+        } => {
+            if depth == 0 {
+                return Err("--depth must be at least 1".into());
+            }
+            let play_weights = match &weights {
+                Some(p) => Some(read_weights(p, variant)?),
+                None => None,
+            };
+            let cfg = GenConfig {
+                variant,
+                seed,
+                first,
+                games,
+                depth,
+                opening_plies: (opening_plies.0, opening_plies.1),
+                skip_plies,
+                max_plies,
+                progress,
+                weights: play_weights,
+            };
+            let start = std::time::Instant::now();
+            let (set, st) = generate(&cfg);
+            let mut comment = format!(
+                "shashki-tune gen --variant {variant} --seed {seed} --first {first} --games {games} \
+                 --depth {depth} --opening-plies {}-{} --skip-plies {skip_plies} --max-plies {max_plies}",
+                opening_plies.0, opening_plies.1
+            );
+            if let Some(p) = &weights {
+                comment.push_str(&format!(" --weights {}", p.display()));
+            }
+            write(&out, &set.to_text(&comment))?;
+            println!(
+                "{variant}: {} games (+{} ={} -{} for White, {} at the ply cap), {} positions -> {} ({:.1} s)",
+                st.games,
+                st.white_wins,
+                st.draws,
+                st.black_wins,
+                st.capped,
+                st.positions,
+                out.display(),
+                start.elapsed().as_secs_f64()
+            );
+        }
+        Cmd::Merge { out, inputs } => {
+            let sets = inputs
+                .iter()
+                .map(|p| read_data(p))
+                .collect::<Result<Vec<_>, _>>()?;
+            let total: usize = sets.iter().map(|s| s.samples.len()).sum();
+            let merged = DataSet::merge(sets)?;
+            let comment = format!("shashki-tune merge of {} files", inputs.len());
+            write(&out, &merged.to_text(&comment))?;
+            println!(
+                "{}: {} positions ({} repeated lines dropped) -> {}",
+                merged.variant,
+                merged.samples.len(),
+                total - merged.samples.len(),
+                out.display()
+            );
+        }
+        Cmd::Fit {
+            data,
+            start,
+            out,
+            plot,
+            epochs,
+            patience,
+            lr,
+            batch,
+            validation,
+            seed,
+        } => {
+            if !(0.0..1.0).contains(&validation) {
+                return Err("--validation must be in [0, 1)".into());
+            }
+            if !(lr > 0.0 && lr.is_finite()) || batch == 0 {
+                return Err("--lr must be positive and --batch at least 1".into());
+            }
+            let set = read_data(&data)?;
+            if set.samples.is_empty() {
+                return Err(format!("{}: no positions", data.display()));
+            }
+            let v = set.variant;
+            let start_w = match start {
+                Some(p) => read_weights(&p, v)?,
+                None => Weights::for_variant(v).clone(),
+            };
+            let cfg = FitConfig {
+                max_epochs: epochs,
+                patience,
+                learning_rate: lr,
+                batch,
+                validation,
+                seed,
+            };
+            let t0 = std::time::Instant::now();
+            let r = fit(&set, &start_w, &cfg);
+            let unit = match r.target {
+                Target::Result { k } => format!("results vs sigmoid({k:.5} * eval)"),
+                Target::CountDiff => "count difference vs eval/100, points^2".into(),
+            };
+            let summary = format!(
+                "{v}: {} positions, MSE of {unit}\n\
+                 before: train {:.6} validation {:.6}\n\
+                 after:  train {:.6} validation {:.6} (epoch {} of {}, {:.1} s)",
+                set.samples.len(),
+                r.before.0,
+                r.before.1,
+                r.after.0,
+                r.after.1,
+                r.best_epoch,
+                r.history.len() - 1,
+                t0.elapsed().as_secs_f64()
+            );
+            println!("{summary}");
+            let names = Weights::names();
+            let (a, b) = (start_w.to_vec(), r.weights.to_vec());
+            for i in 0..names.len() {
+                if a[i] != b[i] {
+                    println!("  {:<16} {:>5} -> {:>5}", names[i], a[i], b[i]);
+                }
+            }
+            let mut text = String::new();
+            for line in format!(
+                "Tuned by shashki-tune fit from {}\n{summary}",
+                data.display()
+            )
+            .lines()
+            {
+                text.push_str(&format!("# {line}\n"));
+            }
+            text.push_str(&r.weights.to_text(v));
+            write(&out, &text)?;
+            if let Some(p) = plot {
+                let title = format!("{v}: loss per epoch ({} positions)", set.samples.len());
+                write(&p, &loss_svg(&title, &r.history, r.best_epoch))?;
+            }
+        }
+        Cmd::Compare {
+            variant,
+            tuned,
+            baseline: base_path,
+            pairs,
+            depth,
+            seed,
+            opening_plies,
+            max_plies,
+        } => {
+            if depth == 0 || pairs == 0 {
+                return Err("--depth and --pairs must be at least 1".into());
+            }
+            let t = read_weights(&tuned, variant)?;
+            let b = match base_path {
+                Some(p) => read_weights(&p, variant)?,
+                None => baseline(variant)?,
+            };
+            let cfg = CompareConfig {
+                variant,
+                pairs,
+                depth,
+                seed,
+                opening_plies: (opening_plies.0, opening_plies.1),
+                max_plies,
+                progress,
+            };
+            let t0 = std::time::Instant::now();
+            let r = compare(&cfg, &t, &b);
+            println!(
+                "{variant} depth {depth}: {} ({:.0} s)",
+                r.summary(),
+                t0.elapsed().as_secs_f64()
+            );
+        }
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,165 @@
+//! The command line: a small run end to end, and bad input giving one line
+//! on standard error and exit status 2.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn tune(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_shashki-tune"))
+        .arg("--quiet")
+        .args(args)
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("shashki-tune-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn gen_merge_fit_compare_end_to_end() {
+    let (a, b, all, one, w, svg) = (
+        temp("a.data"),
+        temp("b.data"),
+        temp("all.data"),
+        temp("one.data"),
+        temp("w.txt"),
+        temp("loss.svg"),
+    );
+    let s = |p: &PathBuf| p.to_str().unwrap().to_string();
+    let gen = |first: &str, games: &str, out: &PathBuf| {
+        let (code, _, err) = tune(&[
+            "gen",
+            "--variant",
+            "adiyukh-64",
+            "--games",
+            games,
+            "--first",
+            first,
+            "--depth",
+            "2",
+            "--max-plies",
+            "100",
+            "--out",
+            &s(out),
+        ]);
+        assert_eq!(code, 0, "{err}");
+    };
+    gen("0", "3", &a);
+    gen("3", "3", &b);
+    gen("0", "6", &one);
+    let (code, _, err) = tune(&["merge", "--out", &s(&all), &s(&a), &s(&b)]);
+    assert_eq!(code, 0, "{err}");
+    let body = |p: &PathBuf| {
+        std::fs::read_to_string(p)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(body(&all), body(&one), "shards merge to one run");
+    let (code, out, err) = tune(&[
+        "fit",
+        "--data",
+        &s(&all),
+        "--out",
+        &s(&w),
+        "--plot",
+        &s(&svg),
+        "--epochs",
+        "5",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("before:") && out.contains("after:"), "{out}");
+    let text = std::fs::read_to_string(&w).unwrap();
+    assert!(shashki::weights::Weights::parse(&text).is_ok());
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<polyline"));
+    let (code, out, err) = tune(&[
+        "compare",
+        "--variant",
+        "adiyukh-64",
+        "--tuned",
+        &s(&w),
+        "--pairs",
+        "1",
+        "--depth",
+        "1",
+        "--max-plies",
+        "60",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("2 games: tuned"), "{out}");
+}
+
+#[test]
+fn bad_input_is_one_line_and_status_2() {
+    let bad_data = temp("bad.data");
+    std::fs::write(&bad_data, "variant russian\n1 W:Wz9\n").unwrap();
+    let bad_w = temp("bad.txt");
+    std::fs::write(&bad_w, "variant russian\nman x\n").unwrap();
+    let other_w = temp("other.txt");
+    std::fs::write(&other_w, "variant brazilian\n").unwrap();
+    let missing = temp("missing.data");
+    let s = |p: &PathBuf| p.to_str().unwrap().to_string();
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec![
+                "fit".into(),
+                "--data".into(),
+                s(&bad_data),
+                "--out".into(),
+                s(&temp("o")),
+            ],
+            "data line 2",
+        ),
+        (
+            vec![
+                "fit".into(),
+                "--data".into(),
+                s(&missing),
+                "--out".into(),
+                s(&temp("o")),
+            ],
+            "cannot read",
+        ),
+        (
+            vec![
+                "compare".into(),
+                "--variant".into(),
+                "russian".into(),
+                "--tuned".into(),
+                s(&bad_w),
+            ],
+            "weights line 2",
+        ),
+        (
+            vec![
+                "compare".into(),
+                "--variant".into(),
+                "russian".into(),
+                "--tuned".into(),
+                s(&other_w),
+            ],
+            "weights of brazilian, not russian",
+        ),
+        (
+            vec!["merge".into(), "--out".into(), s(&temp("m")), s(&bad_data)],
+            "data line 2",
+        ),
+    ];
+    for (args, want) in cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, _, err) = tune(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+}
