@@ -684,6 +684,6 @@ fn hub_pydraughts_plays_whole_games() {
     );
     assert!(
         stdout.contains("pydraughts interop OK"),
-        "unexpected output:\n{stdout}"
+        "unexpected output:\n{stdout}\n{stderr}"
     );
 }
