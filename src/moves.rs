@@ -147,6 +147,31 @@ impl DerefMut for MoveList {
     }
 }
 
+/// Where the generator puts moves.
+pub(crate) trait MoveSink {
+    /// Add a move.
+    fn push(&mut self, m: Move);
+    /// Remove the moves added so far.
+    fn clear(&mut self);
+    /// The moves added so far.
+    fn moves(&self) -> &[Move];
+}
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        self.0.push(m);
+    }
+    #[inline(always)]
+    fn clear(&mut self) {
+        self.0.clear();
+    }
+    #[inline(always)]
+    fn moves(&self) -> &[Move] {
+        &self.0
+    }
+}
+
 impl<'a> IntoIterator for &'a MoveList {
     type Item = &'a Move;
     type IntoIter = std::slice::Iter<'a, Move>;

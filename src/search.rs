@@ -20,11 +20,11 @@
 
 use crate::eval;
 use crate::game::{DrawState, Game};
-use crate::movegen;
+use crate::movegen::{self, Forcing};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::tt::{Bound, Entry, TranspositionTable};
-use crate::variant::Scoring;
+use crate::variant::{with_rules, Scoring};
 use crate::weights::Weights;
 use smallvec::SmallVec;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -941,16 +941,14 @@ impl<'a> Worker<'a> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        if !movegen::has_capture(pos) {
-            if movegen::count_moves(pos) == 0 {
-                return terminal_score(pos, ply);
-            }
-            return eval::evaluate_with(pos, self.s.weights);
+        let deep = ply >= MAX_PLY || qdepth >= MAX_QUIESCENCE;
+        let mut moves = MoveList::new();
+        match with_rules!(pos.variant(), R => movegen::forcing::<R, _>(pos, !deep, &mut moves)) {
+            Forcing::NoMove => return terminal_score(pos, ply),
+            Forcing::Quiet => return eval::evaluate_with(pos, self.s.weights),
+            Forcing::Captures if deep => return eval::evaluate_with(pos, self.s.weights),
+            Forcing::Captures => {}
         }
-        if ply >= MAX_PLY || qdepth >= MAX_QUIESCENCE {
-            return eval::evaluate_with(pos, self.s.weights);
-        }
-        let moves = pos.legal_moves();
         let mut best = -INF;
         for m in moves.iter() {
             let child = pos.play(m);
