@@ -147,7 +147,8 @@ impl DerefMut for MoveList {
     }
 }
 
-/// Where the generator puts moves.
+/// Where the generator puts moves: a [`MoveList`], or the top of a search
+/// thread's move stack ([`StackTop`]).
 pub(crate) trait MoveSink {
     /// Add a move.
     fn push(&mut self, m: Move);
@@ -169,6 +170,29 @@ impl MoveSink for MoveList {
     #[inline(always)]
     fn moves(&self) -> &[Move] {
         &self.0
+    }
+}
+
+/// The moves above `base` on a stack of moves shared by the plies of one
+/// search thread: each ply generates onto the top and truncates back to its
+/// base when done, so no ply needs a move list of its own.
+pub(crate) struct StackTop<'a> {
+    pub(crate) stack: &'a mut Vec<Move>,
+    pub(crate) base: usize,
+}
+
+impl MoveSink for StackTop<'_> {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        self.stack.push(m);
+    }
+    #[inline(always)]
+    fn clear(&mut self) {
+        self.stack.truncate(self.base);
+    }
+    #[inline(always)]
+    fn moves(&self) -> &[Move] {
+        &self.stack[self.base..]
     }
 }
 

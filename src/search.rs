@@ -21,12 +21,11 @@
 use crate::eval;
 use crate::game::{DrawState, Game};
 use crate::movegen::{self, Forcing};
-use crate::moves::{Move, MoveList};
+use crate::moves::{Move, MoveList, StackTop};
 use crate::position::Position;
 use crate::tt::{Bound, Entry, TranspositionTable};
 use crate::variant::{with_rules, Scoring};
 use crate::weights::Weights;
-use smallvec::SmallVec;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -38,6 +37,8 @@ pub const WIN_BOUND: i32 = WIN - 1_000;
 const INF: i32 = 32_000;
 /// Deepest ply the search goes.
 pub const MAX_PLY: usize = 120;
+/// Moves the move stack of a thread holds before it grows.
+const STACK_CAPACITY: usize = 4096;
 /// Longest run of forced captures the quiescence search follows (tower
 /// kings can capture back and forth for a long time).
 const MAX_QUIESCENCE: i32 = 24;
@@ -413,6 +414,12 @@ struct Worker<'a> {
     killers: [[Option<Move>; 2]; MAX_PLY + 2],
     history: Box<[[[i32; 64]; 64]; 2]>,
     pv: Vec<Vec<Move>>,
+    /// The moves of every node on the path, each node's above its parent's
+    /// (see [`StackTop`]); the stack frames stay small.
+    stack: Vec<Move>,
+    /// Per move of `stack` in a main-search node: (ordering score, index
+    /// among the node's moves).
+    order: Vec<(i32, u16)>,
 }
 
 fn terminal_score(pos: &Position, ply: usize) -> i32 {
@@ -481,6 +488,8 @@ impl<'a> Worker<'a> {
             pv: (0..MAX_PLY + 2)
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
+            stack: Vec::with_capacity(STACK_CAPACITY),
+            order: Vec::with_capacity(STACK_CAPACITY),
         }
     }
 
@@ -759,7 +768,25 @@ impl<'a> Worker<'a> {
         line.extend_from_slice(&tail[0]);
     }
 
+    /// The score of `pos` searched `depth` plies deep within (alpha, beta).
     fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        let (base, order_base) = (self.stack.len(), self.order.len());
+        let score = self.negamax_node(pos, depth, alpha, beta, ply, pv_node);
+        self.stack.truncate(base);
+        self.order.truncate(order_base);
+        score
+    }
+
+    /// [`Worker::negamax`] without giving back the move stack.
+    fn negamax_node(
         &mut self,
         pos: &Position,
         depth: i32,
@@ -782,9 +809,14 @@ impl<'a> Worker<'a> {
         self.seldepth = self.seldepth.max(ply);
         // The table's bucket loads while the moves are generated.
         self.s.tt.prefetch(pos.key());
-        let mut moves = MoveList::new();
-        movegen::generate(pos, &mut moves);
-        if moves.is_empty() {
+        let base = self.stack.len();
+        let mut top = StackTop {
+            stack: &mut self.stack,
+            base,
+        };
+        with_rules!(pos.variant(), R => movegen::gen::<R, true, _>(pos, &mut top));
+        let n = self.stack.len() - base;
+        if n == 0 {
             return terminal_score(pos, ply);
         }
         // A draw rule in force (7.2.4-7.2.8) ends the game here.
@@ -798,7 +830,7 @@ impl<'a> Worker<'a> {
         let mut tt_index = None;
         if let Some(e) = self.s.tt.probe(key) {
             if let Some(i) = e.move_index.map(usize::from) {
-                if i < moves.len() && moves[i].from().0 == e.move_from {
+                if i < n && self.stack[base + i].from().0 == e.move_from {
                     tt_index = Some(i);
                 }
             }
@@ -815,15 +847,15 @@ impl<'a> Worker<'a> {
             }
         }
         // A forced reply costs no depth.
-        let depth = if moves.len() == 1 && ply < MAX_PLY / 2 {
+        let depth = if n == 1 && ply < MAX_PLY / 2 {
             depth + 1
         } else {
             depth
         };
         let side = pos.side_to_move().index();
         // (ordering score, index in the generator's order) per move.
-        let mut order: SmallVec<[(i32, u16); 128]> = SmallVec::new();
-        for (i, m) in moves.iter().enumerate() {
+        let order_base = self.order.len();
+        for (i, m) in self.stack[base..].iter().enumerate() {
             let score = if Some(i) == tt_index {
                 1 << 30
             } else if m.is_capture() {
@@ -835,15 +867,15 @@ impl<'a> Worker<'a> {
             } else {
                 self.history[side][m.from().index() & 63][m.to().index() & 63]
             };
-            order.push((score, i as u16));
+            self.order.push((score, i as u16));
         }
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_index = 0usize;
-        let captures = moves[0].is_capture();
-        let n = moves.len();
+        let captures = self.stack[base].is_capture();
         for i in 0..n {
             // Selection sort: take the best remaining move.
+            let order = &mut self.order[order_base..order_base + n];
             let mut j = i;
             for k in i + 1..n {
                 if order[k].0 > order[j].0 {
@@ -852,7 +884,7 @@ impl<'a> Worker<'a> {
             }
             order.swap(i, j);
             let index = order[i].1 as usize;
-            let m = moves[index];
+            let m = self.stack[base + index];
             let child = pos.play(&m);
             self.keys.push(child.key());
             self.push_draw(pos, &m, &child);
@@ -911,7 +943,7 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        let chosen = moves[best_index];
+        let chosen = self.stack[base + best_index];
         let index = u8::try_from(best_index).ok();
         self.s.tt.store(
             key,
@@ -942,16 +974,23 @@ impl<'a> Worker<'a> {
         }
         self.seldepth = self.seldepth.max(ply);
         let deep = ply >= MAX_PLY || qdepth >= MAX_QUIESCENCE;
-        let mut moves = MoveList::new();
-        match with_rules!(pos.variant(), R => movegen::forcing::<R, _>(pos, !deep, &mut moves)) {
+        let base = self.stack.len();
+        let mut top = StackTop {
+            stack: &mut self.stack,
+            base,
+        };
+        let forcing =
+            with_rules!(pos.variant(), R => movegen::forcing::<R, _>(pos, !deep, &mut top));
+        match forcing {
             Forcing::NoMove => return terminal_score(pos, ply),
             Forcing::Quiet => return eval::evaluate_with(pos, self.s.weights),
             Forcing::Captures if deep => return eval::evaluate_with(pos, self.s.weights),
             Forcing::Captures => {}
         }
         let mut best = -INF;
-        for m in moves.iter() {
-            let child = pos.play(m);
+        let n = self.stack.len() - base;
+        for i in 0..n {
+            let child = pos.play(&self.stack[base + i]);
             self.keys.push(child.key());
             let score = if self.repeated() {
                 -repetition_score(&child)
@@ -960,7 +999,8 @@ impl<'a> Worker<'a> {
             };
             self.keys.pop();
             if self.stopped {
-                return 0;
+                best = 0;
+                break;
             }
             if score > best {
                 best = score;
@@ -972,6 +1012,7 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        self.stack.truncate(base);
         best
     }
 }
