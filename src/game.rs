@@ -183,6 +183,11 @@ fn material(pos: &Position, c: Color) -> (u32, u32) {
 impl DrawState {
     /// Counters for a position reached by `mv` (or the first position).
     pub(crate) fn after(prev: Option<(&DrawState, &Position, &Move)>, pos: &Position) -> DrawState {
+        if pos.kings() == 0 {
+            // Every rule needs a king, and a king's quiet move leaves one on
+            // the board: all counters are at rest.
+            return DrawState::default();
+        }
         let (wm, wk) = material(pos, Color::White);
         let (bm, bk) = material(pos, Color::Black);
         let total = wm + wk + bm + bk;
@@ -237,6 +242,14 @@ impl DrawState {
                 }
             }
         }
+    }
+
+    /// Whether a draw rule has come into force at `pos`, these counters'
+    /// position (the search's test: the pieces are counted only when some
+    /// counter runs).
+    #[inline]
+    pub(crate) fn in_force(&self, pos: &Position) -> bool {
+        *self != DrawState::default() && self.draw(pos.occupied().count_ones()).is_some()
     }
 
     /// The draw rule that has come into force, if any.

@@ -532,10 +532,7 @@ impl<'a> Worker<'a> {
     /// current node (the side to move has a move).
     fn draw_rule_applies(&self, pos: &Position) -> bool {
         pos.variant().rules().scoring == Scoring::NoMoveLoses
-            && self
-                .draws
-                .last()
-                .is_some_and(|d| d.draw(pos.occupied().count_ones()).is_some())
+            && self.draws.last().is_some_and(|d| d.in_force(pos))
     }
 
     /// Whether the position just reached repeats one earlier in the game
