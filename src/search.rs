@@ -24,7 +24,7 @@ use crate::movegen::{self, Forcing};
 use crate::moves::{Move, MoveList, StackTop};
 use crate::position::Position;
 use crate::tt::{Bound, Entry, TranspositionTable};
-use crate::variant::{with_rules, Scoring};
+use crate::variant::{with_rules, Rules, Scoring};
 use crate::weights::Weights;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -299,7 +299,7 @@ impl Searcher {
             return SearchResult {
                 best: None,
                 ponder: None,
-                score: terminal_score(&root, 0),
+                score: with_rules!(root.variant(), R => terminal_score::<R>(&root, 0)),
                 depth: 0,
                 nodes: 0,
                 pv: Vec::new(),
@@ -422,11 +422,21 @@ struct Worker<'a> {
     order: Vec<(i32, u16)>,
 }
 
-fn terminal_score(pos: &Position, ply: usize) -> i32 {
-    match pos.variant().rules().scoring {
+/// The score of a position where the side to move has no move.
+#[inline]
+fn terminal_score<R: Rules>(pos: &Position, ply: usize) -> i32 {
+    match R::FLAGS.scoring {
         Scoring::NoMoveLoses => -(WIN - ply as i32),
         Scoring::HalfBoardCount => count_score(pos),
     }
+}
+
+/// The position after `m` (copy-make).
+#[inline(always)]
+fn play<R: Rules>(pos: &Position, m: &Move) -> Position {
+    let mut child = *pos;
+    child.make_with::<R>(m);
+    child
 }
 
 /// Adiyukh: the count difference from the side to move's view, x100.
@@ -440,8 +450,9 @@ fn count_score(pos: &Position) -> i32 {
 }
 
 /// The value of a repeated position.
-fn repetition_score(pos: &Position) -> i32 {
-    match pos.variant().rules().scoring {
+#[inline]
+fn repetition_score<R: Rules>(pos: &Position) -> i32 {
+    match R::FLAGS.scoring {
         Scoring::NoMoveLoses => 0,
         Scoring::HalfBoardCount => count_score(pos),
     }
@@ -518,8 +529,8 @@ impl<'a> Worker<'a> {
 
     /// Push the draw-rule counters of `child`, reached from `pos` by `m`.
     #[inline]
-    fn push_draw(&mut self, pos: &Position, m: &Move, child: &Position) {
-        let next = if pos.variant().rules().scoring == Scoring::NoMoveLoses {
+    fn push_draw<R: Rules>(&mut self, pos: &Position, m: &Move, child: &Position) {
+        let next = if R::FLAGS.scoring == Scoring::NoMoveLoses {
             let prev = self.draws.last().expect("the root's counters");
             DrawState::after(Some((prev, pos, m)), child)
         } else {
@@ -530,8 +541,8 @@ impl<'a> Worker<'a> {
 
     /// Whether a draw rule of rules/russian.md has come into force at the
     /// current node (the side to move has a move).
-    fn draw_rule_applies(&self, pos: &Position) -> bool {
-        pos.variant().rules().scoring == Scoring::NoMoveLoses
+    fn draw_rule_applies<R: Rules>(&self, pos: &Position) -> bool {
+        R::FLAGS.scoring == Scoring::NoMoveLoses
             && self.draws.last().is_some_and(|d| d.in_force(pos))
     }
 
@@ -592,7 +603,9 @@ impl<'a> Worker<'a> {
                 (-INF, INF)
             };
             let score = loop {
-                let s = self.root_search(root, &mut roots, depth as i32, alpha, beta);
+                let s = with_rules!(root.variant(), R => {
+                    self.root_search::<R>(root, &mut roots, depth as i32, alpha, beta)
+                });
                 if self.stopped {
                     break s;
                 }
@@ -638,7 +651,9 @@ impl<'a> Worker<'a> {
             // moves not yet shown, with a full window.
             let mut lines = vec![(score, best_pv.clone())];
             for k in 1..multipv.min(roots.len()) {
-                let s = self.root_search(root, &mut roots[k..], depth as i32, -INF, INF);
+                let s = with_rules!(root.variant(), R => {
+                    self.root_search::<R>(root, &mut roots[k..], depth as i32, -INF, INF)
+                });
                 if self.stopped {
                     break;
                 }
@@ -713,7 +728,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Search the root moves; the best is moved to the front.
-    fn root_search(
+    fn root_search<R: Rules>(
         &mut self,
         pos: &Position,
         roots: &mut [Move],
@@ -725,15 +740,15 @@ impl<'a> Worker<'a> {
         self.pv[0].clear();
         for i in 0..roots.len() {
             let m = roots[i];
-            let child = pos.play(&m);
+            let child = play::<R>(pos, &m);
             self.keys.push(child.key());
-            self.push_draw(pos, &m, &child);
+            self.push_draw::<R>(pos, &m, &child);
             let score = if i == 0 {
-                -self.negamax(&child, depth - 1, -beta, -alpha, 1, true)
+                -self.negamax::<R>(&child, depth - 1, -beta, -alpha, 1, true)
             } else {
-                let mut s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, false);
+                let mut s = -self.negamax::<R>(&child, depth - 1, -alpha - 1, -alpha, 1, false);
                 if s > alpha && s < beta && !self.stopped {
-                    s = -self.negamax(&child, depth - 1, -beta, -alpha, 1, true);
+                    s = -self.negamax::<R>(&child, depth - 1, -beta, -alpha, 1, true);
                 }
                 s
             };
@@ -766,7 +781,7 @@ impl<'a> Worker<'a> {
     }
 
     /// The score of `pos` searched `depth` plies deep within (alpha, beta).
-    fn negamax(
+    fn negamax<R: Rules>(
         &mut self,
         pos: &Position,
         depth: i32,
@@ -776,14 +791,14 @@ impl<'a> Worker<'a> {
         pv_node: bool,
     ) -> i32 {
         let (base, order_base) = (self.stack.len(), self.order.len());
-        let score = self.negamax_node(pos, depth, alpha, beta, ply, pv_node);
+        let score = self.negamax_node::<R>(pos, depth, alpha, beta, ply, pv_node);
         self.stack.truncate(base);
         self.order.truncate(order_base);
         score
     }
 
     /// [`Worker::negamax`] without giving back the move stack.
-    fn negamax_node(
+    fn negamax_node<R: Rules>(
         &mut self,
         pos: &Position,
         depth: i32,
@@ -794,10 +809,10 @@ impl<'a> Worker<'a> {
     ) -> i32 {
         self.pv[ply].clear();
         if self.repeated() {
-            return repetition_score(pos);
+            return repetition_score::<R>(pos);
         }
         if depth <= 0 {
-            return self.quiescence(pos, alpha, beta, ply, 0);
+            return self.quiescence::<R>(pos, alpha, beta, ply, 0);
         }
         self.tick();
         if self.stopped {
@@ -811,13 +826,13 @@ impl<'a> Worker<'a> {
             stack: &mut self.stack,
             base,
         };
-        with_rules!(pos.variant(), R => movegen::gen::<R, true, _>(pos, &mut top));
+        movegen::gen::<R, true, _>(pos, &mut top);
         let n = self.stack.len() - base;
         if n == 0 {
-            return terminal_score(pos, ply);
+            return terminal_score::<R>(pos, ply);
         }
         // A draw rule in force (7.2.4-7.2.8) ends the game here.
-        if self.draw_rule_applies(pos) {
+        if self.draw_rule_applies::<R>(pos) {
             return 0;
         }
         if ply >= MAX_PLY {
@@ -882,12 +897,12 @@ impl<'a> Worker<'a> {
             order.swap(i, j);
             let index = order[i].1 as usize;
             let m = self.stack[base + index];
-            let child = pos.play(&m);
+            let child = play::<R>(pos, &m);
             self.keys.push(child.key());
-            self.push_draw(pos, &m, &child);
+            self.push_draw::<R>(pos, &m, &child);
             let quiet = !captures && !m.promotes();
             let score = if i == 0 {
-                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, pv_node)
+                -self.negamax::<R>(&child, depth - 1, -beta, -alpha, ply + 1, pv_node)
             } else {
                 let r = if quiet && depth >= 3 && i >= 3 {
                     1 + (i >= 8 && depth >= 5) as i32
@@ -895,12 +910,12 @@ impl<'a> Worker<'a> {
                     0
                 };
                 let mut s =
-                    -self.negamax(&child, depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
+                    -self.negamax::<R>(&child, depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
                 if s > alpha && r > 0 && !self.stopped {
-                    s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1, false);
+                    s = -self.negamax::<R>(&child, depth - 1, -alpha - 1, -alpha, ply + 1, false);
                 }
                 if s > alpha && s < beta && pv_node && !self.stopped {
-                    s = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true);
+                    s = -self.negamax::<R>(&child, depth - 1, -beta, -alpha, ply + 1, true);
                 }
                 s
             };
@@ -957,7 +972,7 @@ impl<'a> Worker<'a> {
 
     /// Quiescence: forced captures are searched in full (a position with a
     /// capture is never quiet); otherwise the static evaluation stands.
-    fn quiescence(
+    fn quiescence<R: Rules>(
         &mut self,
         pos: &Position,
         mut alpha: i32,
@@ -976,10 +991,8 @@ impl<'a> Worker<'a> {
             stack: &mut self.stack,
             base,
         };
-        let forcing =
-            with_rules!(pos.variant(), R => movegen::forcing::<R, _>(pos, !deep, &mut top));
-        match forcing {
-            Forcing::NoMove => return terminal_score(pos, ply),
+        match movegen::forcing::<R, _>(pos, !deep, &mut top) {
+            Forcing::NoMove => return terminal_score::<R>(pos, ply),
             Forcing::Quiet => return eval::evaluate_with(pos, self.s.weights),
             Forcing::Captures if deep => return eval::evaluate_with(pos, self.s.weights),
             Forcing::Captures => {}
@@ -987,12 +1000,12 @@ impl<'a> Worker<'a> {
         let mut best = -INF;
         let n = self.stack.len() - base;
         for i in 0..n {
-            let child = pos.play(&self.stack[base + i]);
+            let child = play::<R>(pos, &self.stack[base + i]);
             self.keys.push(child.key());
             let score = if self.repeated() {
-                -repetition_score(&child)
+                -repetition_score::<R>(&child)
             } else {
-                -self.quiescence(&child, -beta, -alpha, ply + 1, qdepth + 1)
+                -self.quiescence::<R>(&child, -beta, -alpha, ply + 1, qdepth + 1)
             };
             self.keys.pop();
             if self.stopped {
