@@ -324,6 +324,7 @@ impl Searcher {
             };
         }
         let history: Vec<u64> = game.positions().iter().map(|p| p.key()).collect();
+        let first_repeatable = first_repeatable(game);
         let draw = game.draw_state();
         let nodes = AtomicU64::new(0);
         let done = AtomicBool::new(false);
@@ -363,11 +364,11 @@ impl Searcher {
                 let _ = std::thread::Builder::new()
                     .stack_size(32 << 20)
                     .spawn_scoped(scope, move || {
-                        let mut w = Worker::new(shared, id, history, draw);
+                        let mut w = Worker::new(shared, id, history, first_repeatable, draw);
                         w.iterate(&root, roots, max_depth, None, 1, &mut |_| {});
                     });
             }
-            let mut w = Worker::new(&shared, 0, history.clone(), draw);
+            let mut w = Worker::new(&shared, 0, history.clone(), first_repeatable, draw);
             let r = w.iterate(
                 &root,
                 roots.clone(),
@@ -403,8 +404,11 @@ struct Worker<'a> {
     id: usize,
     /// Keys of the game so far, then of the search path.
     keys: Vec<u64>,
-    /// Game positions before this index cannot repeat (Russian, Brazilian:
-    /// behind a capture or a man's move).
+    /// Per position of the search path (the root first): the index in
+    /// `keys` of the first position it can repeat. Russian and Brazilian:
+    /// the position after the last capture or man's move, as neither can
+    /// be undone. Adiyukh: not kept (any earlier position may repeat).
+    repeatable: Vec<usize>,
     /// Draw-rule counters along the search path (Russian, Brazilian).
     draws: Vec<DrawState>,
     nodes: u64,
@@ -429,6 +433,29 @@ fn terminal_score<R: Rules>(pos: &Position, ply: usize) -> i32 {
         Scoring::NoMoveLoses => -(WIN - ply as i32),
         Scoring::HalfBoardCount => count_score(pos),
     }
+}
+
+/// Whether no later position can repeat one before `m` is played in `pos`:
+/// in Russian and Brazilian a capture or a man's move (the pieces only
+/// decrease and men only go forward). Adiyukh towers can return by captures,
+/// so nothing counts there.
+#[inline(always)]
+fn irreversible<R: Rules>(pos: &Position, m: &Move) -> bool {
+    !R::TOWERS && (m.is_capture() || pos.kings & m.from().bb() == 0)
+}
+
+/// Index in the game's positions of the first one the current position can
+/// repeat (see [`irreversible`]).
+fn first_repeatable(game: &Game) -> usize {
+    with_rules!(game.variant(), R => {
+        let positions = game.positions();
+        game.moves()
+            .iter()
+            .enumerate()
+            .rev()
+            .find(|(i, m)| irreversible::<R>(&positions[*i], m))
+            .map_or(0, |(i, _)| i + 1)
+    })
 }
 
 /// The position after `m` (copy-make).
@@ -482,13 +509,22 @@ fn from_tt(score: i16, ply: usize) -> i32 {
 }
 
 impl<'a> Worker<'a> {
-    fn new(s: &'a Shared<'a>, id: usize, keys: Vec<u64>, draw: DrawState) -> Worker<'a> {
+    fn new(
+        s: &'a Shared<'a>,
+        id: usize,
+        keys: Vec<u64>,
+        first_repeatable: usize,
+        draw: DrawState,
+    ) -> Worker<'a> {
         let mut draws = Vec::with_capacity(MAX_PLY + 2);
         draws.push(draw);
+        let mut repeatable = Vec::with_capacity(MAX_PLY + 2);
+        repeatable.push(first_repeatable);
         Worker {
             s,
             id,
             keys,
+            repeatable,
             draws,
             nodes: 0,
             unreported: 0,
@@ -546,13 +582,42 @@ impl<'a> Worker<'a> {
             && self.draws.last().is_some_and(|d| d.in_force(pos))
     }
 
+    /// Enter `child`, reached from `pos` by `m`, on the path of keys.
+    #[inline(always)]
+    fn push_key<R: Rules>(&mut self, pos: &Position, m: Move, child: &Position) {
+        let n = self.keys.len();
+        self.keys.push(child.key());
+        if !R::TOWERS {
+            let first = if irreversible::<R>(pos, &m) {
+                n
+            } else {
+                *self.repeatable.last().expect("the root's entry")
+            };
+            self.repeatable.push(first);
+        }
+    }
+
+    /// Leave the position entered last.
+    #[inline(always)]
+    fn pop_key<R: Rules>(&mut self) {
+        self.keys.pop();
+        if !R::TOWERS {
+            self.repeatable.pop();
+        }
+    }
+
     /// Whether the position just reached repeats one earlier in the game
     /// or the search path with the same side to move.
-    fn repeated(&self) -> bool {
+    fn repeated<R: Rules>(&self) -> bool {
         let n = self.keys.len();
         let key = self.keys[n - 1];
+        let first = if R::TOWERS {
+            0
+        } else {
+            *self.repeatable.last().expect("the root's entry") as isize
+        };
         let mut i = n as isize - 3;
-        while i >= 0 {
+        while i >= first {
             if self.keys[i as usize] == key {
                 return true;
             }
@@ -741,7 +806,7 @@ impl<'a> Worker<'a> {
         for i in 0..roots.len() {
             let m = roots[i];
             let child = play::<R>(pos, &m);
-            self.keys.push(child.key());
+            self.push_key::<R>(pos, m, &child);
             self.push_draw::<R>(pos, &m, &child);
             let score = if i == 0 {
                 -self.negamax::<R>(&child, depth - 1, -beta, -alpha, 1, true)
@@ -752,7 +817,7 @@ impl<'a> Worker<'a> {
                 }
                 s
             };
-            self.keys.pop();
+            self.pop_key::<R>();
             self.draws.pop();
             if self.stopped {
                 break;
@@ -808,7 +873,7 @@ impl<'a> Worker<'a> {
         pv_node: bool,
     ) -> i32 {
         self.pv[ply].clear();
-        if self.repeated() {
+        if self.repeated::<R>() {
             return repetition_score::<R>(pos);
         }
         if depth <= 0 {
@@ -898,7 +963,7 @@ impl<'a> Worker<'a> {
             let index = order[i].1 as usize;
             let m = self.stack[base + index];
             let child = play::<R>(pos, &m);
-            self.keys.push(child.key());
+            self.push_key::<R>(pos, m, &child);
             self.push_draw::<R>(pos, &m, &child);
             let quiet = !captures && !m.promotes();
             let score = if i == 0 {
@@ -919,7 +984,7 @@ impl<'a> Worker<'a> {
                 }
                 s
             };
-            self.keys.pop();
+            self.pop_key::<R>();
             self.draws.pop();
             if self.stopped {
                 return 0;
@@ -1000,14 +1065,15 @@ impl<'a> Worker<'a> {
         let mut best = -INF;
         let n = self.stack.len() - base;
         for i in 0..n {
-            let child = play::<R>(pos, &self.stack[base + i]);
-            self.keys.push(child.key());
-            let score = if self.repeated() {
+            let m = self.stack[base + i];
+            let child = play::<R>(pos, &m);
+            self.push_key::<R>(pos, m, &child);
+            let score = if self.repeated::<R>() {
                 -repetition_score::<R>(&child)
             } else {
                 -self.quiescence::<R>(&child, -beta, -alpha, ply + 1, qdepth + 1)
             };
-            self.keys.pop();
+            self.pop_key::<R>();
             if self.stopped {
                 best = 0;
                 break;
