@@ -181,13 +181,9 @@ fn material(pos: &Position, c: Color) -> (u32, u32) {
 }
 
 impl DrawState {
-    /// Counters for a position reached by `mv` (or the first position).
-    pub(crate) fn after(prev: Option<(&DrawState, &Position, &Move)>, pos: &Position) -> DrawState {
-        if pos.kings() == 0 {
-            // Every rule needs a king, and a king's quiet move leaves one on
-            // the board: all counters are at rest.
-            return DrawState::default();
-        }
+    /// The signature of each rule's condition in `pos` (7.2.4, 7.2.6,
+    /// 7.2.7, 7.2.8), 0 where it does not hold.
+    fn signatures(pos: &Position) -> (u32, u32, u32, u32) {
         let (wm, wk) = material(pos, Color::White);
         let (bm, bk) = material(pos, Color::Black);
         let total = wm + wk + bm + bk;
@@ -218,6 +214,32 @@ impl DrawState {
             1 + (wm | wk << 4 | bm << 8 | bk << 12)
         } else {
             0
+        };
+        (s724, s726, s727, s728)
+    }
+
+    /// Counters for a position reached by `mv` (or the first position).
+    pub(crate) fn after(prev: Option<(&DrawState, &Position, &Move)>, pos: &Position) -> DrawState {
+        let kings = pos.kings();
+        if kings == 0 {
+            // Every rule needs a king, and a king's quiet move leaves one on
+            // the board: all counters are at rest.
+            return DrawState::default();
+        }
+        let (white, black) = (pos.pieces(Color::White), pos.pieces(Color::Black));
+        // A side reduced to one king (the lone-king rules), or kings on both
+        // sides with 4 to 7 pieces (7.2.6): otherwise no rule's condition
+        // holds and every signature is 0.
+        let lone_king = |b: Bitboard| b != 0 && b & (b - 1) == 0 && b & kings != 0;
+        let some_rule = lone_king(white)
+            || lone_king(black)
+            || (white & kings != 0
+                && black & kings != 0
+                && (4..=7).contains(&pos.occupied().count_ones()));
+        let (s724, s726, s727, s728) = if some_rule {
+            Self::signatures(pos)
+        } else {
+            (0, 0, 0, 0)
         };
         match prev {
             None => DrawState {
