@@ -91,6 +91,7 @@ impl Move {
     /// True when both moves give the same result from the same position:
     /// same start, final square, crowned or not, and the same squares jumped
     /// the same number of times. This is the rule book's move identity.
+    #[inline]
     pub fn same_result(&self, other: &Move) -> bool {
         if self.from != other.from
             || self.to != other.to
@@ -100,6 +101,13 @@ impl Move {
         {
             return false;
         }
+        // A quiet move, or one jump: nothing more to compare.
+        self.jumps <= 1 || self.same_jumps(other)
+    }
+
+    /// [`Move::same_result`] for two captures with the same squares, start,
+    /// end and length: whether each square is jumped as often in both.
+    fn same_jumps(&self, other: &Move) -> bool {
         let n = self.jumps as usize;
         if n == self.captured.count_ones() as usize {
             // Every square jumped once: the sets are equal.
