@@ -394,7 +394,7 @@ struct Shared<'a> {
     start: Instant,
     hard: Option<Duration>,
     node_limit: Option<u64>,
-    /// The depth the main thread is searching: helpers keep ahead of it.
+    /// The depth the main thread is searching: helpers keep up with it.
     main_depth: &'a AtomicU64,
 }
 
@@ -642,17 +642,19 @@ impl<'a> Worker<'a> {
         let mut completed = 0;
         let mut last_change = 0;
         let mut prev_score = 0;
-        // Helpers start one ply deeper on odd ids, to spread the threads.
         let mut depth = 0;
         loop {
-            // The main thread deepens one ply at a time; helpers search one
-            // or two plies deeper than it, so their results in the shared
-            // table are ready when the main thread gets there.
+            // The main thread deepens one ply at a time. A helper searches
+            // the main thread's depth (even ids one ply deeper), or the next
+            // depth of its own when it is ahead: alongside the main thread it
+            // fills the shared table with the entries the main thread needs
+            // next, where a helper far ahead would mostly store entries no
+            // one reads before the main thread's iteration ends.
             depth = if self.id == 0 {
                 depth + 1
             } else {
                 let main = self.s.main_depth.load(Ordering::Relaxed) as u32;
-                (depth + 1).max(main + 1 + (self.id % 2) as u32)
+                (depth + 1).max(main + ((self.id + 1) % 2) as u32)
             };
             if depth > max_depth {
                 break;
