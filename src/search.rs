@@ -563,10 +563,12 @@ impl<'a> Worker<'a> {
         self.s.nodes.load(Ordering::Relaxed) + self.unreported
     }
 
-    /// Push the draw-rule counters of `child`, reached from `pos` by `m`.
+    /// Push the draw-rule counters of `child`, reached from `pos` by `m`,
+    /// to be searched at most `depth` plies deep. At depth 0 (quiescence)
+    /// they are never read: placeholders stand in for them.
     #[inline]
-    fn push_draw<R: Rules>(&mut self, pos: &Position, m: &Move, child: &Position) {
-        let next = if R::FLAGS.scoring == Scoring::NoMoveLoses {
+    fn push_draw<R: Rules>(&mut self, pos: &Position, m: &Move, child: &Position, depth: i32) {
+        let next = if R::FLAGS.scoring == Scoring::NoMoveLoses && depth > 0 {
             let prev = self.draws.last().expect("the root's counters");
             DrawState::after(Some((prev, pos, m)), child)
         } else {
@@ -809,7 +811,7 @@ impl<'a> Worker<'a> {
             let m = roots[i];
             let child = play::<R>(pos, &m);
             self.push_key::<R>(pos, m, &child);
-            self.push_draw::<R>(pos, &m, &child);
+            self.push_draw::<R>(pos, &m, &child, depth - 1);
             let score = if i == 0 {
                 -self.negamax::<R>(&child, depth - 1, -beta, -alpha, 1, true)
             } else {
@@ -966,7 +968,8 @@ impl<'a> Worker<'a> {
             let m = self.stack[base + index];
             let child = play::<R>(pos, &m);
             self.push_key::<R>(pos, m, &child);
-            self.push_draw::<R>(pos, &m, &child);
+            // No search of the child goes deeper than depth - 1.
+            self.push_draw::<R>(pos, &m, &child, depth - 1);
             let quiet = !captures && !m.promotes();
             let score = if i == 0 {
                 -self.negamax::<R>(&child, depth - 1, -beta, -alpha, ply + 1, pv_node)
