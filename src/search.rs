@@ -888,8 +888,23 @@ impl<'a> Worker<'a> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        // The table's bucket loads while the moves are generated.
-        self.s.tt.prefetch(pos.key());
+        let key = pos.key();
+        let entry = self.s.tt.probe(key);
+        // A table cut needs no moves: a position without moves is never
+        // stored, and the draw rules and the ply limit, which come before
+        // the table, are looked at here.
+        let in_play = ply < MAX_PLY && !self.draw_rule_applies::<R>(pos);
+        if let Some(e) = entry.filter(|e| in_play && !pv_node && e.depth as i32 >= depth) {
+            let s = from_tt(e.score, ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return s;
+            }
+        }
         let base = self.stack.len();
         let mut top = StackTop {
             stack: &mut self.stack,
@@ -900,33 +915,18 @@ impl<'a> Worker<'a> {
         if n == 0 {
             return terminal_score::<R>(pos, ply);
         }
-        // A draw rule in force (7.2.4-7.2.8) ends the game here.
-        if self.draw_rule_applies::<R>(pos) {
-            return 0;
+        if !in_play {
+            // A draw rule in force (7.2.4-7.2.8) ends the game here; at the
+            // ply limit the evaluation stands.
+            return if ply >= MAX_PLY {
+                eval::evaluate_with(pos, self.s.weights)
+            } else {
+                0
+            };
         }
-        if ply >= MAX_PLY {
-            return eval::evaluate_with(pos, self.s.weights);
-        }
-        let key = pos.key();
-        let mut tt_index = None;
-        if let Some(e) = self.s.tt.probe(key) {
-            if let Some(i) = e.move_index.map(usize::from) {
-                if i < n && self.stack[base + i].from().0 == e.move_from {
-                    tt_index = Some(i);
-                }
-            }
-            if !pv_node && e.depth as i32 >= depth {
-                let s = from_tt(e.score, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
-                    return s;
-                }
-            }
-        }
+        let tt_index = entry
+            .and_then(|e| e.move_index.map(|i| (usize::from(i), e.move_from)))
+            .and_then(|(i, from)| (i < n && self.stack[base + i].from().0 == from).then_some(i));
         // A forced reply costs no depth.
         let depth = if n == 1 && ply < MAX_PLY / 2 {
             depth + 1
