@@ -1072,13 +1072,20 @@ impl<'a> Worker<'a> {
         for i in 0..n {
             let m = self.stack[base + i];
             let child = play::<R>(pos, &m);
-            self.push_key::<R>(pos, m, &child);
-            let score = if self.repeated::<R>() {
-                -repetition_score::<R>(&child)
+            let score = if R::TOWERS {
+                self.push_key::<R>(pos, m, &child);
+                let s = if self.repeated::<R>() {
+                    -repetition_score::<R>(&child)
+                } else {
+                    -self.quiescence::<R>(&child, -beta, -alpha, ply + 1, qdepth + 1)
+                };
+                self.pop_key::<R>();
+                s
             } else {
+                // Only captures from here on: none can be undone, so no
+                // position below repeats and no key is needed.
                 -self.quiescence::<R>(&child, -beta, -alpha, ply + 1, qdepth + 1)
             };
-            self.pop_key::<R>();
             if self.stopped {
                 best = 0;
                 break;
