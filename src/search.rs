@@ -936,20 +936,22 @@ impl<'a> Worker<'a> {
         let side = pos.side_to_move().index();
         // (ordering score, index in the generator's order) per move.
         let order_base = self.order.len();
-        for (i, m) in self.stack[base..].iter().enumerate() {
-            let score = if Some(i) == tt_index {
-                1 << 30
-            } else if m.is_capture() {
-                (1 << 28) + 1000 * m.capture_count() as i32 + m.promotes() as i32
-            } else if m.promotes() {
-                1 << 27
-            } else if self.killers[ply].iter().flatten().any(|k| k.same_result(m)) {
-                1 << 26
-            } else {
-                self.history[side][m.from().index() & 63][m.to().index() & 63]
-            };
-            self.order.push((score, i as u16));
-        }
+        let (killers, history) = (&self.killers[ply], &self.history[side]);
+        self.order
+            .extend(self.stack[base..].iter().enumerate().map(|(i, m)| {
+                let score = if Some(i) == tt_index {
+                    1 << 30
+                } else if m.is_capture() {
+                    (1 << 28) + 1000 * m.capture_count() as i32 + m.promotes() as i32
+                } else if m.promotes() {
+                    1 << 27
+                } else if killers.iter().flatten().any(|k| k.same_result(m)) {
+                    1 << 26
+                } else {
+                    history[m.from().index() & 63][m.to().index() & 63]
+                };
+                (score, i as u16)
+            }));
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_index = 0usize;
