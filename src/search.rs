@@ -1106,3 +1106,46 @@ impl<'a> Worker<'a> {
         best
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Variant;
+
+    fn game(variant: Variant, text: &str, moves: &[&str]) -> Game {
+        let mut g = Game::from_text(variant, text).expect("a valid position");
+        for m in moves {
+            g.play_text(m).expect("a legal move");
+        }
+        g
+    }
+
+    #[test]
+    fn repetitions_are_looked_for_back_to_the_last_irreversible_move() {
+        let text = "W:WKc1,g1:BKf8,a7";
+        // King moves only: every position of the game may come back.
+        let g = game(
+            Variant::Russian,
+            text,
+            &["c1-d2", "f8-e7", "d2-c1", "e7-f8"],
+        );
+        assert_eq!(first_repeatable(&g), 0);
+        // A man's move, then king moves: nothing before the man's move.
+        let g = game(
+            Variant::Russian,
+            text,
+            &["g1-h2", "f8-e7", "c1-d2", "e7-f8"],
+        );
+        assert_eq!(first_repeatable(&g), 1);
+        // A capture, even by a king, cannot be undone.
+        let g = game(
+            Variant::Brazilian,
+            "W:WKc1,g1:BKf8,a7,e3",
+            &["c1:f4", "f8-e7", "f4-c1", "e7-f8"],
+        );
+        assert_eq!(first_repeatable(&g), 1);
+        // Adiyukh: towers can come back by captures, so the whole game counts.
+        let g = game(Variant::Adiyukh64, "startpos", &["c3-d4", "f6-e5"]);
+        assert_eq!(first_repeatable(&g), 0);
+    }
+}
