@@ -181,8 +181,9 @@ fn material(pos: &Position, c: Color) -> (u32, u32) {
 }
 
 impl DrawState {
-    /// Counters for a position reached by `mv` (or the first position).
-    pub(crate) fn after(prev: Option<(&DrawState, &Position, &Move)>, pos: &Position) -> DrawState {
+    /// The signature of each rule's condition in `pos` (7.2.4, 7.2.6,
+    /// 7.2.7, 7.2.8), 0 where it does not hold.
+    fn signatures(pos: &Position) -> (u32, u32, u32, u32) {
         let (wm, wk) = material(pos, Color::White);
         let (bm, bk) = material(pos, Color::Black);
         let total = wm + wk + bm + bk;
@@ -214,6 +215,32 @@ impl DrawState {
         } else {
             0
         };
+        (s724, s726, s727, s728)
+    }
+
+    /// Counters for a position reached by `mv` (or the first position).
+    pub(crate) fn after(prev: Option<(&DrawState, &Position, &Move)>, pos: &Position) -> DrawState {
+        let kings = pos.kings();
+        if kings == 0 {
+            // Every rule needs a king, and a king's quiet move leaves one on
+            // the board: all counters are at rest.
+            return DrawState::default();
+        }
+        let (white, black) = (pos.pieces(Color::White), pos.pieces(Color::Black));
+        // A side reduced to one king (the lone-king rules), or kings on both
+        // sides with 4 to 7 pieces (7.2.6): otherwise no rule's condition
+        // holds and every signature is 0.
+        let lone_king = |b: Bitboard| b != 0 && b & (b - 1) == 0 && b & kings != 0;
+        let some_rule = lone_king(white)
+            || lone_king(black)
+            || (white & kings != 0
+                && black & kings != 0
+                && (4..=7).contains(&pos.occupied().count_ones()));
+        let (s724, s726, s727, s728) = if some_rule {
+            Self::signatures(pos)
+        } else {
+            (0, 0, 0, 0)
+        };
         match prev {
             None => DrawState {
                 king_moves: 0,
@@ -237,6 +264,14 @@ impl DrawState {
                 }
             }
         }
+    }
+
+    /// Whether a draw rule has come into force at `pos`, these counters'
+    /// position (the search's test: the pieces are counted only when some
+    /// counter runs).
+    #[inline]
+    pub(crate) fn in_force(&self, pos: &Position) -> bool {
+        *self != DrawState::default() && self.draw(pos.occupied().count_ones()).is_some()
     }
 
     /// The draw rule that has come into force, if any.

@@ -18,7 +18,7 @@
 //! position are kept once.
 
 use crate::board::{shift, Bitboard, Color};
-use crate::moves::{Move, MoveList, MAX_JUMPS};
+use crate::moves::{Move, MoveList, MoveSink, MAX_JUMPS};
 use crate::position::Position;
 use crate::variant::{with_rules, Rules};
 use smallvec::SmallVec;
@@ -26,13 +26,13 @@ use smallvec::SmallVec;
 /// Generate the legal moves of `pos` into `list` (cleared first), each
 /// distinct move once.
 pub fn generate(pos: &Position, list: &mut MoveList) {
-    with_rules!(pos.variant, R => gen::<R, true>(pos, list))
+    with_rules!(pos.variant, R => gen::<R, true, _>(pos, list))
 }
 
 /// Generate every legal capture *path*, keeping moves that differ only in
 /// the route taken (used to read move text that names a particular route).
 pub fn generate_all_paths(pos: &Position, list: &mut MoveList) {
-    with_rules!(pos.variant, R => gen::<R, false>(pos, list))
+    with_rules!(pos.variant, R => gen::<R, false, _>(pos, list))
 }
 
 /// Number of distinct legal moves of `pos` (what perft counts one ply deep),
@@ -138,17 +138,17 @@ impl Board {
     }
 }
 
-pub(crate) fn gen<R: Rules, const DEDUP: bool>(pos: &Position, list: &mut MoveList) {
-    list.0.clear();
+pub(crate) fn gen<R: Rules, const DEDUP: bool, S: MoveSink>(pos: &Position, list: &mut S) {
+    list.clear();
     let b = board::<R>(pos);
     if b.must_capture::<R>() {
         if DEDUP {
-            captures::<R, DISTINCT>(pos, &b, list);
+            captures::<R, DISTINCT, _>(pos, &b, list);
         } else {
-            captures::<R, ALL_PATHS>(pos, &b, list);
+            captures::<R, ALL_PATHS, _>(pos, &b, list);
         }
     } else {
-        quiet_moves::<R>(&b, list);
+        quiet_moves::<R, _>(&b, list);
     }
 }
 
@@ -156,7 +156,7 @@ pub(crate) fn count<R: Rules>(pos: &Position) -> usize {
     let b = board::<R>(pos);
     if b.must_capture::<R>() {
         let mut list = MoveList::new();
-        return captures::<R, COUNT>(pos, &b, &mut list);
+        return captures::<R, COUNT, _>(pos, &b, &mut list);
     }
     let [f1, f2] = forward(b.me);
     let mut n = (shift(b.men, R::STEPS[f1]) & b.empty).count_ones()
@@ -178,11 +178,53 @@ pub(crate) fn count<R: Rules>(pos: &Position) -> usize {
     n as usize
 }
 
+/// What the quiescence search finds at a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Forcing {
+    /// The side to move must capture (the captures are in the list when
+    /// they were asked for).
+    Captures,
+    /// No capture, but some quiet move.
+    Quiet,
+    /// No move at all.
+    NoMove,
+}
+
+/// Whether the side to move of `pos` must capture, has only quiet moves or
+/// has no move; with `generate`, the captures go into `list` (cleared
+/// first). One board setup serves all of it.
+pub(crate) fn forcing<R: Rules, S: MoveSink>(
+    pos: &Position,
+    generate: bool,
+    list: &mut S,
+) -> Forcing {
+    let b = board::<R>(pos);
+    if b.must_capture::<R>() {
+        if generate {
+            list.clear();
+            captures::<R, DISTINCT, _>(pos, &b, list);
+        }
+        return Forcing::Captures;
+    }
+    let [f1, f2] = forward(b.me);
+    let mut targets = shift(b.men, R::STEPS[f1]) | shift(b.men, R::STEPS[f2]);
+    if R::KING_QUIET {
+        for step in R::STEPS {
+            targets |= shift(b.kings, step);
+        }
+    }
+    if targets & b.empty != 0 {
+        Forcing::Quiet
+    } else {
+        Forcing::NoMove
+    }
+}
+
 fn can_capture<R: Rules>(pos: &Position) -> bool {
     board::<R>(pos).must_capture::<R>()
 }
 
-fn quiet_moves<R: Rules>(b: &Board, list: &mut MoveList) {
+fn quiet_moves<R: Rules, S: MoveSink>(b: &Board, list: &mut S) {
     let (me, empty, kings, men) = (b.me, b.empty, b.kings, b.men);
     let promo = R::PROMO[me.index()];
     for d in forward(me) {
@@ -194,7 +236,7 @@ fn quiet_moves<R: Rules>(b: &Board, list: &mut MoveList) {
             let from = (t as i32 - step) as u8;
             // In the tower variants the crown is positional: no flag.
             let promotes = !R::TOWERS && promo & (1u64 << t) != 0;
-            list.0.push(Move::quiet(from, t, promotes));
+            list.push(Move::quiet(from, t, promotes));
         }
     }
     if R::KING_QUIET {
@@ -205,7 +247,7 @@ fn quiet_moves<R: Rules>(b: &Board, list: &mut MoveList) {
             for step in R::STEPS {
                 let mut b = shift(1u64 << from, step) & empty;
                 while b != 0 {
-                    list.0.push(Move::quiet(from, bit(b), false));
+                    list.push(Move::quiet(from, bit(b), false));
                     b = shift(b, step) & empty;
                 }
             }
@@ -216,7 +258,11 @@ fn quiet_moves<R: Rules>(b: &Board, list: &mut MoveList) {
 /// Generate the captures (the side to move has one); returns how many
 /// distinct moves there are. In `COUNT` mode the men-and-kings variants
 /// only count them and leave `list` empty.
-fn captures<R: Rules, const MODE: u8>(pos: &Position, b: &Board, list: &mut MoveList) -> usize {
+fn captures<R: Rules, const MODE: u8, S: MoveSink>(
+    pos: &Position,
+    b: &Board,
+    list: &mut S,
+) -> usize {
     let (me, kings, opp, empty, jumps) = (b.me, b.kings, b.opp, b.empty, b.jumps);
     let all_mine = pos.pieces[me.index()];
     // Fast path (deferred removal only): a man whose every first jump ends
@@ -254,7 +300,7 @@ fn captures<R: Rules, const MODE: u8>(pos: &Position, b: &Board, list: &mut Move
         }
     }
 
-    let mut walk = Walk::<R, MODE> {
+    let mut walk = Walk::<R, MODE, S> {
         list,
         keys: SmallVec::new(),
         me,
@@ -295,7 +341,7 @@ fn captures<R: Rules, const MODE: u8>(pos: &Position, b: &Board, list: &mut Move
                     mv.captured = 1u64 << mid;
                     mv.path[0] = to;
                     mv.jumped[0] = mid;
-                    walk.list.0.push(mv);
+                    walk.list.push(mv);
                 }
             }
         }
@@ -319,13 +365,13 @@ fn captures<R: Rules, const MODE: u8>(pos: &Position, b: &Board, list: &mut Move
         let simple_kept = if walk.best > 1 { 0 } else { simple_count };
         simple_kept + walk.keys.len()
     } else {
-        walk.list.len()
+        walk.list.moves().len()
     }
 }
 
 /// The state of one capture walk.
-struct Walk<'a, R: Rules, const MODE: u8> {
-    list: &'a mut MoveList,
+struct Walk<'a, R: Rules, const MODE: u8, S: MoveSink> {
+    list: &'a mut S,
     /// `COUNT` mode: the identity of each distinct capture found, as
     /// (captured squares, from | to << 8 | crowned << 16).
     keys: SmallVec<[(Bitboard, u32); 32]>,
@@ -356,7 +402,7 @@ struct Taken {
     counts: u8,
 }
 
-impl<R: Rules, const MODE: u8> Walk<'_, R, MODE> {
+impl<R: Rules, const MODE: u8, S: MoveSink> Walk<'_, R, MODE, S> {
     #[inline(always)]
     fn empty(&self) -> Bitboard {
         R::BOARD & !(self.mine | self.opp)
@@ -514,7 +560,7 @@ impl<R: Rules, const MODE: u8> Walk<'_, R, MODE> {
             }
             if self.n > self.best {
                 self.best = self.n;
-                self.list.0.clear();
+                self.list.clear();
                 self.keys.clear();
             }
         }
@@ -543,9 +589,9 @@ impl<R: Rules, const MODE: u8> Walk<'_, R, MODE> {
             path: self.path,
             jumped: self.jumped,
         };
-        if MODE != ALL_PATHS && self.list.iter().any(|m| m.same_result(&mv)) {
+        if MODE != ALL_PATHS && self.list.moves().iter().any(|m| m.same_result(&mv)) {
             return;
         }
-        self.list.0.push(mv);
+        self.list.push(mv);
     }
 }

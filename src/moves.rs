@@ -91,6 +91,7 @@ impl Move {
     /// True when both moves give the same result from the same position:
     /// same start, final square, crowned or not, and the same squares jumped
     /// the same number of times. This is the rule book's move identity.
+    #[inline]
     pub fn same_result(&self, other: &Move) -> bool {
         if self.from != other.from
             || self.to != other.to
@@ -100,6 +101,13 @@ impl Move {
         {
             return false;
         }
+        // A quiet move, or one jump: nothing more to compare.
+        self.jumps <= 1 || self.same_jumps(other)
+    }
+
+    /// [`Move::same_result`] for two captures with the same squares, start,
+    /// end and length: whether each square is jumped as often in both.
+    fn same_jumps(&self, other: &Move) -> bool {
         let n = self.jumps as usize;
         if n == self.captured.count_ones() as usize {
             // Every square jumped once: the sets are equal.
@@ -144,6 +152,55 @@ impl Deref for MoveList {
 impl DerefMut for MoveList {
     fn deref_mut(&mut self) -> &mut [Move] {
         &mut self.0
+    }
+}
+
+/// Where the generator puts moves: a [`MoveList`], or the top of a search
+/// thread's move stack ([`StackTop`]).
+pub(crate) trait MoveSink {
+    /// Add a move.
+    fn push(&mut self, m: Move);
+    /// Remove the moves added so far.
+    fn clear(&mut self);
+    /// The moves added so far.
+    fn moves(&self) -> &[Move];
+}
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        self.0.push(m);
+    }
+    #[inline(always)]
+    fn clear(&mut self) {
+        self.0.clear();
+    }
+    #[inline(always)]
+    fn moves(&self) -> &[Move] {
+        &self.0
+    }
+}
+
+/// The moves above `base` on a stack of moves shared by the plies of one
+/// search thread: each ply generates onto the top and truncates back to its
+/// base when done, so no ply needs a move list of its own.
+pub(crate) struct StackTop<'a> {
+    pub(crate) stack: &'a mut Vec<Move>,
+    pub(crate) base: usize,
+}
+
+impl MoveSink for StackTop<'_> {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        self.stack.push(m);
+    }
+    #[inline(always)]
+    fn clear(&mut self) {
+        self.stack.truncate(self.base);
+    }
+    #[inline(always)]
+    fn moves(&self) -> &[Move] {
+        &self.stack[self.base..]
     }
 }
 

@@ -21,7 +21,7 @@ fn perft_with<R: Rules>(pos: &Position, depth: u32) -> u64 {
         1 => movegen::count::<R>(pos) as u64,
         _ => {
             let mut list = MoveList::new();
-            movegen::gen::<R, true>(pos, &mut list);
+            movegen::gen::<R, true, _>(pos, &mut list);
             let mut total = 0;
             for m in list.iter() {
                 let mut child = *pos;

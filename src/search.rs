@@ -20,13 +20,12 @@
 
 use crate::eval;
 use crate::game::{DrawState, Game};
-use crate::movegen;
-use crate::moves::{Move, MoveList};
+use crate::movegen::{self, Forcing};
+use crate::moves::{Move, MoveList, StackTop};
 use crate::position::Position;
 use crate::tt::{Bound, Entry, TranspositionTable};
-use crate::variant::Scoring;
+use crate::variant::{with_rules, Rules, Scoring};
 use crate::weights::Weights;
-use smallvec::SmallVec;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -38,6 +37,8 @@ pub const WIN_BOUND: i32 = WIN - 1_000;
 const INF: i32 = 32_000;
 /// Deepest ply the search goes.
 pub const MAX_PLY: usize = 120;
+/// Moves the move stack of a thread holds before it grows.
+const STACK_CAPACITY: usize = 4096;
 /// Longest run of forced captures the quiescence search follows (tower
 /// kings can capture back and forth for a long time).
 const MAX_QUIESCENCE: i32 = 24;
@@ -298,7 +299,7 @@ impl Searcher {
             return SearchResult {
                 best: None,
                 ponder: None,
-                score: terminal_score(&root, 0),
+                score: with_rules!(root.variant(), R => terminal_score::<R>(&root, 0)),
                 depth: 0,
                 nodes: 0,
                 pv: Vec::new(),
@@ -323,6 +324,7 @@ impl Searcher {
             };
         }
         let history: Vec<u64> = game.positions().iter().map(|p| p.key()).collect();
+        let first_repeatable = first_repeatable(game);
         let draw = game.draw_state();
         let nodes = AtomicU64::new(0);
         let done = AtomicBool::new(false);
@@ -362,11 +364,11 @@ impl Searcher {
                 let _ = std::thread::Builder::new()
                     .stack_size(32 << 20)
                     .spawn_scoped(scope, move || {
-                        let mut w = Worker::new(shared, id, history, draw);
+                        let mut w = Worker::new(shared, id, history, first_repeatable, draw);
                         w.iterate(&root, roots, max_depth, None, 1, &mut |_| {});
                     });
             }
-            let mut w = Worker::new(&shared, 0, history.clone(), draw);
+            let mut w = Worker::new(&shared, 0, history.clone(), first_repeatable, draw);
             let r = w.iterate(
                 &root,
                 roots.clone(),
@@ -392,7 +394,7 @@ struct Shared<'a> {
     start: Instant,
     hard: Option<Duration>,
     node_limit: Option<u64>,
-    /// The depth the main thread is searching: helpers keep ahead of it.
+    /// The depth the main thread is searching: helpers keep up with it.
     main_depth: &'a AtomicU64,
 }
 
@@ -402,8 +404,11 @@ struct Worker<'a> {
     id: usize,
     /// Keys of the game so far, then of the search path.
     keys: Vec<u64>,
-    /// Game positions before this index cannot repeat (Russian, Brazilian:
-    /// behind a capture or a man's move).
+    /// Per position of the search path (the root first): the index in
+    /// `keys` of the first position it can repeat. Russian and Brazilian:
+    /// the position after the last capture or man's move, as neither can
+    /// be undone. Adiyukh: not kept (any earlier position may repeat).
+    repeatable: Vec<usize>,
     /// Draw-rule counters along the search path (Russian, Brazilian).
     draws: Vec<DrawState>,
     nodes: u64,
@@ -413,13 +418,52 @@ struct Worker<'a> {
     killers: [[Option<Move>; 2]; MAX_PLY + 2],
     history: Box<[[[i32; 64]; 64]; 2]>,
     pv: Vec<Vec<Move>>,
+    /// The moves of every node on the path, each node's above its parent's
+    /// (see [`StackTop`]); the stack frames stay small.
+    stack: Vec<Move>,
+    /// Per move of `stack` in a main-search node: (ordering score, index
+    /// among the node's moves).
+    order: Vec<(i32, u16)>,
 }
 
-fn terminal_score(pos: &Position, ply: usize) -> i32 {
-    match pos.variant().rules().scoring {
+/// The score of a position where the side to move has no move.
+#[inline]
+fn terminal_score<R: Rules>(pos: &Position, ply: usize) -> i32 {
+    match R::FLAGS.scoring {
         Scoring::NoMoveLoses => -(WIN - ply as i32),
         Scoring::HalfBoardCount => count_score(pos),
     }
+}
+
+/// Whether no later position can repeat one before `m` is played in `pos`:
+/// in Russian and Brazilian a capture or a man's move (the pieces only
+/// decrease and men only go forward). Adiyukh towers can return by captures,
+/// so nothing counts there.
+#[inline(always)]
+fn irreversible<R: Rules>(pos: &Position, m: &Move) -> bool {
+    !R::TOWERS && (m.is_capture() || pos.kings & m.from().bb() == 0)
+}
+
+/// Index in the game's positions of the first one the current position can
+/// repeat (see [`irreversible`]).
+fn first_repeatable(game: &Game) -> usize {
+    with_rules!(game.variant(), R => {
+        let positions = game.positions();
+        game.moves()
+            .iter()
+            .enumerate()
+            .rev()
+            .find(|(i, m)| irreversible::<R>(&positions[*i], m))
+            .map_or(0, |(i, _)| i + 1)
+    })
+}
+
+/// The position after `m` (copy-make).
+#[inline(always)]
+fn play<R: Rules>(pos: &Position, m: &Move) -> Position {
+    let mut child = *pos;
+    child.make_with::<R>(m);
+    child
 }
 
 /// Adiyukh: the count difference from the side to move's view, x100.
@@ -433,8 +477,9 @@ fn count_score(pos: &Position) -> i32 {
 }
 
 /// The value of a repeated position.
-fn repetition_score(pos: &Position) -> i32 {
-    match pos.variant().rules().scoring {
+#[inline]
+fn repetition_score<R: Rules>(pos: &Position) -> i32 {
+    match R::FLAGS.scoring {
         Scoring::NoMoveLoses => 0,
         Scoring::HalfBoardCount => count_score(pos),
     }
@@ -464,13 +509,22 @@ fn from_tt(score: i16, ply: usize) -> i32 {
 }
 
 impl<'a> Worker<'a> {
-    fn new(s: &'a Shared<'a>, id: usize, keys: Vec<u64>, draw: DrawState) -> Worker<'a> {
+    fn new(
+        s: &'a Shared<'a>,
+        id: usize,
+        keys: Vec<u64>,
+        first_repeatable: usize,
+        draw: DrawState,
+    ) -> Worker<'a> {
         let mut draws = Vec::with_capacity(MAX_PLY + 2);
         draws.push(draw);
+        let mut repeatable = Vec::with_capacity(MAX_PLY + 2);
+        repeatable.push(first_repeatable);
         Worker {
             s,
             id,
             keys,
+            repeatable,
             draws,
             nodes: 0,
             unreported: 0,
@@ -481,6 +535,8 @@ impl<'a> Worker<'a> {
             pv: (0..MAX_PLY + 2)
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
+            stack: Vec::with_capacity(STACK_CAPACITY),
+            order: Vec::with_capacity(STACK_CAPACITY),
         }
     }
 
@@ -507,10 +563,12 @@ impl<'a> Worker<'a> {
         self.s.nodes.load(Ordering::Relaxed) + self.unreported
     }
 
-    /// Push the draw-rule counters of `child`, reached from `pos` by `m`.
+    /// Push the draw-rule counters of `child`, reached from `pos` by `m`,
+    /// to be searched at most `depth` plies deep. At depth 0 (quiescence)
+    /// they are never read: placeholders stand in for them.
     #[inline]
-    fn push_draw(&mut self, pos: &Position, m: &Move, child: &Position) {
-        let next = if pos.variant().rules().scoring == Scoring::NoMoveLoses {
+    fn push_draw<R: Rules>(&mut self, pos: &Position, m: &Move, child: &Position, depth: i32) {
+        let next = if R::FLAGS.scoring == Scoring::NoMoveLoses && depth > 0 {
             let prev = self.draws.last().expect("the root's counters");
             DrawState::after(Some((prev, pos, m)), child)
         } else {
@@ -521,21 +579,47 @@ impl<'a> Worker<'a> {
 
     /// Whether a draw rule of rules/russian.md has come into force at the
     /// current node (the side to move has a move).
-    fn draw_rule_applies(&self, pos: &Position) -> bool {
-        pos.variant().rules().scoring == Scoring::NoMoveLoses
-            && self
-                .draws
-                .last()
-                .is_some_and(|d| d.draw(pos.occupied().count_ones()).is_some())
+    fn draw_rule_applies<R: Rules>(&self, pos: &Position) -> bool {
+        R::FLAGS.scoring == Scoring::NoMoveLoses
+            && self.draws.last().is_some_and(|d| d.in_force(pos))
+    }
+
+    /// Enter `child`, reached from `pos` by `m`, on the path of keys.
+    #[inline(always)]
+    fn push_key<R: Rules>(&mut self, pos: &Position, m: Move, child: &Position) {
+        let n = self.keys.len();
+        self.keys.push(child.key());
+        if !R::TOWERS {
+            let first = if irreversible::<R>(pos, &m) {
+                n
+            } else {
+                *self.repeatable.last().expect("the root's entry")
+            };
+            self.repeatable.push(first);
+        }
+    }
+
+    /// Leave the position entered last.
+    #[inline(always)]
+    fn pop_key<R: Rules>(&mut self) {
+        self.keys.pop();
+        if !R::TOWERS {
+            self.repeatable.pop();
+        }
     }
 
     /// Whether the position just reached repeats one earlier in the game
     /// or the search path with the same side to move.
-    fn repeated(&self) -> bool {
+    fn repeated<R: Rules>(&self) -> bool {
         let n = self.keys.len();
         let key = self.keys[n - 1];
+        let first = if R::TOWERS {
+            0
+        } else {
+            *self.repeatable.last().expect("the root's entry") as isize
+        };
         let mut i = n as isize - 3;
-        while i >= 0 {
+        while i >= first {
             if self.keys[i as usize] == key {
                 return true;
             }
@@ -560,17 +644,19 @@ impl<'a> Worker<'a> {
         let mut completed = 0;
         let mut last_change = 0;
         let mut prev_score = 0;
-        // Helpers start one ply deeper on odd ids, to spread the threads.
         let mut depth = 0;
         loop {
-            // The main thread deepens one ply at a time; helpers search one
-            // or two plies deeper than it, so their results in the shared
-            // table are ready when the main thread gets there.
+            // The main thread deepens one ply at a time. A helper searches
+            // the main thread's depth (even ids one ply deeper), or the next
+            // depth of its own when it is ahead: alongside the main thread it
+            // fills the shared table with the entries the main thread needs
+            // next, where a helper far ahead would mostly store entries no
+            // one reads before the main thread's iteration ends.
             depth = if self.id == 0 {
                 depth + 1
             } else {
                 let main = self.s.main_depth.load(Ordering::Relaxed) as u32;
-                (depth + 1).max(main + 1 + (self.id % 2) as u32)
+                (depth + 1).max(main + ((self.id + 1) % 2) as u32)
             };
             if depth > max_depth {
                 break;
@@ -586,7 +672,9 @@ impl<'a> Worker<'a> {
                 (-INF, INF)
             };
             let score = loop {
-                let s = self.root_search(root, &mut roots, depth as i32, alpha, beta);
+                let s = with_rules!(root.variant(), R => {
+                    self.root_search::<R>(root, &mut roots, depth as i32, alpha, beta)
+                });
                 if self.stopped {
                     break s;
                 }
@@ -632,7 +720,9 @@ impl<'a> Worker<'a> {
             // moves not yet shown, with a full window.
             let mut lines = vec![(score, best_pv.clone())];
             for k in 1..multipv.min(roots.len()) {
-                let s = self.root_search(root, &mut roots[k..], depth as i32, -INF, INF);
+                let s = with_rules!(root.variant(), R => {
+                    self.root_search::<R>(root, &mut roots[k..], depth as i32, -INF, INF)
+                });
                 if self.stopped {
                     break;
                 }
@@ -707,7 +797,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Search the root moves; the best is moved to the front.
-    fn root_search(
+    fn root_search<R: Rules>(
         &mut self,
         pos: &Position,
         roots: &mut [Move],
@@ -719,19 +809,19 @@ impl<'a> Worker<'a> {
         self.pv[0].clear();
         for i in 0..roots.len() {
             let m = roots[i];
-            let child = pos.play(&m);
-            self.keys.push(child.key());
-            self.push_draw(pos, &m, &child);
+            let child = play::<R>(pos, &m);
+            self.push_key::<R>(pos, m, &child);
+            self.push_draw::<R>(pos, &m, &child, depth - 1);
             let score = if i == 0 {
-                -self.negamax(&child, depth - 1, -beta, -alpha, 1, true)
+                -self.negamax::<R>(&child, depth - 1, -beta, -alpha, 1, true)
             } else {
-                let mut s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, false);
+                let mut s = -self.negamax::<R>(&child, depth - 1, -alpha - 1, -alpha, 1, false);
                 if s > alpha && s < beta && !self.stopped {
-                    s = -self.negamax(&child, depth - 1, -beta, -alpha, 1, true);
+                    s = -self.negamax::<R>(&child, depth - 1, -beta, -alpha, 1, true);
                 }
                 s
             };
-            self.keys.pop();
+            self.pop_key::<R>();
             self.draws.pop();
             if self.stopped {
                 break;
@@ -759,7 +849,25 @@ impl<'a> Worker<'a> {
         line.extend_from_slice(&tail[0]);
     }
 
-    fn negamax(
+    /// The score of `pos` searched `depth` plies deep within (alpha, beta).
+    fn negamax<R: Rules>(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        let (base, order_base) = (self.stack.len(), self.order.len());
+        let score = self.negamax_node::<R>(pos, depth, alpha, beta, ply, pv_node);
+        self.stack.truncate(base);
+        self.order.truncate(order_base);
+        score
+    }
+
+    /// [`Worker::negamax`] without giving back the move stack.
+    fn negamax_node<R: Rules>(
         &mut self,
         pos: &Position,
         depth: i32,
@@ -769,81 +877,88 @@ impl<'a> Worker<'a> {
         pv_node: bool,
     ) -> i32 {
         self.pv[ply].clear();
-        if self.repeated() {
-            return repetition_score(pos);
+        if self.repeated::<R>() {
+            return repetition_score::<R>(pos);
         }
         if depth <= 0 {
-            return self.quiescence(pos, alpha, beta, ply, 0);
+            return self.quiescence::<R>(pos, alpha, beta, ply, 0);
         }
         self.tick();
         if self.stopped {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        // The table's bucket loads while the moves are generated.
-        self.s.tt.prefetch(pos.key());
-        let mut moves = MoveList::new();
-        movegen::generate(pos, &mut moves);
-        if moves.is_empty() {
-            return terminal_score(pos, ply);
-        }
-        // A draw rule in force (7.2.4-7.2.8) ends the game here.
-        if self.draw_rule_applies(pos) {
-            return 0;
-        }
-        if ply >= MAX_PLY {
-            return eval::evaluate_with(pos, self.s.weights);
-        }
         let key = pos.key();
-        let mut tt_index = None;
-        if let Some(e) = self.s.tt.probe(key) {
-            if let Some(i) = e.move_index.map(usize::from) {
-                if i < moves.len() && moves[i].from().0 == e.move_from {
-                    tt_index = Some(i);
-                }
-            }
-            if !pv_node && e.depth as i32 >= depth {
-                let s = from_tt(e.score, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
-                    return s;
-                }
+        let entry = self.s.tt.probe(key);
+        // A table cut needs no moves: a position without moves is never
+        // stored, and the draw rules and the ply limit, which come before
+        // the table, are looked at here.
+        let in_play = ply < MAX_PLY && !self.draw_rule_applies::<R>(pos);
+        if let Some(e) = entry.filter(|e| in_play && !pv_node && e.depth as i32 >= depth) {
+            let s = from_tt(e.score, ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return s;
             }
         }
+        let base = self.stack.len();
+        let mut top = StackTop {
+            stack: &mut self.stack,
+            base,
+        };
+        movegen::gen::<R, true, _>(pos, &mut top);
+        let n = self.stack.len() - base;
+        if n == 0 {
+            return terminal_score::<R>(pos, ply);
+        }
+        if !in_play {
+            // A draw rule in force (7.2.4-7.2.8) ends the game here; at the
+            // ply limit the evaluation stands.
+            return if ply >= MAX_PLY {
+                eval::evaluate_with(pos, self.s.weights)
+            } else {
+                0
+            };
+        }
+        let tt_index = entry
+            .and_then(|e| e.move_index.map(|i| (usize::from(i), e.move_from)))
+            .and_then(|(i, from)| (i < n && self.stack[base + i].from().0 == from).then_some(i));
         // A forced reply costs no depth.
-        let depth = if moves.len() == 1 && ply < MAX_PLY / 2 {
+        let depth = if n == 1 && ply < MAX_PLY / 2 {
             depth + 1
         } else {
             depth
         };
         let side = pos.side_to_move().index();
         // (ordering score, index in the generator's order) per move.
-        let mut order: SmallVec<[(i32, u16); 128]> = SmallVec::new();
-        for (i, m) in moves.iter().enumerate() {
-            let score = if Some(i) == tt_index {
-                1 << 30
-            } else if m.is_capture() {
-                (1 << 28) + 1000 * m.capture_count() as i32 + m.promotes() as i32
-            } else if m.promotes() {
-                1 << 27
-            } else if self.killers[ply].iter().flatten().any(|k| k.same_result(m)) {
-                1 << 26
-            } else {
-                self.history[side][m.from().index() & 63][m.to().index() & 63]
-            };
-            order.push((score, i as u16));
-        }
+        let order_base = self.order.len();
+        let (killers, history) = (&self.killers[ply], &self.history[side]);
+        self.order
+            .extend(self.stack[base..].iter().enumerate().map(|(i, m)| {
+                let score = if Some(i) == tt_index {
+                    1 << 30
+                } else if m.is_capture() {
+                    (1 << 28) + 1000 * m.capture_count() as i32 + m.promotes() as i32
+                } else if m.promotes() {
+                    1 << 27
+                } else if killers.iter().flatten().any(|k| k.same_result(m)) {
+                    1 << 26
+                } else {
+                    history[m.from().index() & 63][m.to().index() & 63]
+                };
+                (score, i as u16)
+            }));
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_index = 0usize;
-        let captures = moves[0].is_capture();
-        let n = moves.len();
+        let captures = self.stack[base].is_capture();
         for i in 0..n {
             // Selection sort: take the best remaining move.
+            let order = &mut self.order[order_base..order_base + n];
             let mut j = i;
             for k in i + 1..n {
                 if order[k].0 > order[j].0 {
@@ -852,13 +967,14 @@ impl<'a> Worker<'a> {
             }
             order.swap(i, j);
             let index = order[i].1 as usize;
-            let m = moves[index];
-            let child = pos.play(&m);
-            self.keys.push(child.key());
-            self.push_draw(pos, &m, &child);
+            let m = self.stack[base + index];
+            let child = play::<R>(pos, &m);
+            self.push_key::<R>(pos, m, &child);
+            // No search of the child goes deeper than depth - 1.
+            self.push_draw::<R>(pos, &m, &child, depth - 1);
             let quiet = !captures && !m.promotes();
             let score = if i == 0 {
-                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, pv_node)
+                -self.negamax::<R>(&child, depth - 1, -beta, -alpha, ply + 1, pv_node)
             } else {
                 let r = if quiet && depth >= 3 && i >= 3 {
                     1 + (i >= 8 && depth >= 5) as i32
@@ -866,16 +982,16 @@ impl<'a> Worker<'a> {
                     0
                 };
                 let mut s =
-                    -self.negamax(&child, depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
+                    -self.negamax::<R>(&child, depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
                 if s > alpha && r > 0 && !self.stopped {
-                    s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1, false);
+                    s = -self.negamax::<R>(&child, depth - 1, -alpha - 1, -alpha, ply + 1, false);
                 }
                 if s > alpha && s < beta && pv_node && !self.stopped {
-                    s = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true);
+                    s = -self.negamax::<R>(&child, depth - 1, -beta, -alpha, ply + 1, true);
                 }
                 s
             };
-            self.keys.pop();
+            self.pop_key::<R>();
             self.draws.pop();
             if self.stopped {
                 return 0;
@@ -911,7 +1027,7 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        let chosen = moves[best_index];
+        let chosen = self.stack[base + best_index];
         let index = u8::try_from(best_index).ok();
         self.s.tt.store(
             key,
@@ -928,7 +1044,7 @@ impl<'a> Worker<'a> {
 
     /// Quiescence: forced captures are searched in full (a position with a
     /// capture is never quiet); otherwise the static evaluation stands.
-    fn quiescence(
+    fn quiescence<R: Rules>(
         &mut self,
         pos: &Position,
         mut alpha: i32,
@@ -941,28 +1057,40 @@ impl<'a> Worker<'a> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        if !movegen::has_capture(pos) {
-            if movegen::count_moves(pos) == 0 {
-                return terminal_score(pos, ply);
-            }
-            return eval::evaluate_with(pos, self.s.weights);
+        let deep = ply >= MAX_PLY || qdepth >= MAX_QUIESCENCE;
+        let base = self.stack.len();
+        let mut top = StackTop {
+            stack: &mut self.stack,
+            base,
+        };
+        match movegen::forcing::<R, _>(pos, !deep, &mut top) {
+            Forcing::NoMove => return terminal_score::<R>(pos, ply),
+            Forcing::Quiet => return eval::evaluate_with(pos, self.s.weights),
+            Forcing::Captures if deep => return eval::evaluate_with(pos, self.s.weights),
+            Forcing::Captures => {}
         }
-        if ply >= MAX_PLY || qdepth >= MAX_QUIESCENCE {
-            return eval::evaluate_with(pos, self.s.weights);
-        }
-        let moves = pos.legal_moves();
         let mut best = -INF;
-        for m in moves.iter() {
-            let child = pos.play(m);
-            self.keys.push(child.key());
-            let score = if self.repeated() {
-                -repetition_score(&child)
+        let n = self.stack.len() - base;
+        for i in 0..n {
+            let m = self.stack[base + i];
+            let child = play::<R>(pos, &m);
+            let score = if R::TOWERS {
+                self.push_key::<R>(pos, m, &child);
+                let s = if self.repeated::<R>() {
+                    -repetition_score::<R>(&child)
+                } else {
+                    -self.quiescence::<R>(&child, -beta, -alpha, ply + 1, qdepth + 1)
+                };
+                self.pop_key::<R>();
+                s
             } else {
-                -self.quiescence(&child, -beta, -alpha, ply + 1, qdepth + 1)
+                // Only captures from here on: none can be undone, so no
+                // position below repeats and no key is needed.
+                -self.quiescence::<R>(&child, -beta, -alpha, ply + 1, qdepth + 1)
             };
-            self.keys.pop();
             if self.stopped {
-                return 0;
+                best = 0;
+                break;
             }
             if score > best {
                 best = score;
@@ -974,6 +1102,50 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        self.stack.truncate(base);
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Variant;
+
+    fn game(variant: Variant, text: &str, moves: &[&str]) -> Game {
+        let mut g = Game::from_text(variant, text).expect("a valid position");
+        for m in moves {
+            g.play_text(m).expect("a legal move");
+        }
+        g
+    }
+
+    #[test]
+    fn repetitions_are_looked_for_back_to_the_last_irreversible_move() {
+        let text = "W:WKc1,g1:BKf8,a7";
+        // King moves only: every position of the game may come back.
+        let g = game(
+            Variant::Russian,
+            text,
+            &["c1-d2", "f8-e7", "d2-c1", "e7-f8"],
+        );
+        assert_eq!(first_repeatable(&g), 0);
+        // A man's move, then king moves: nothing before the man's move.
+        let g = game(
+            Variant::Russian,
+            text,
+            &["g1-h2", "f8-e7", "c1-d2", "e7-f8"],
+        );
+        assert_eq!(first_repeatable(&g), 1);
+        // A capture, even by a king, cannot be undone.
+        let g = game(
+            Variant::Brazilian,
+            "W:WKc1,g1:BKf8,a7,e3",
+            &["c1:f4", "f8-e7", "f4-c1", "e7-f8"],
+        );
+        assert_eq!(first_repeatable(&g), 1);
+        // Adiyukh: towers can come back by captures, so the whole game counts.
+        let g = game(Variant::Adiyukh64, "startpos", &["c3-d4", "f6-e5"]);
+        assert_eq!(first_repeatable(&g), 0);
     }
 }
