@@ -42,7 +42,11 @@ pub fn evaluate(pos: &Position) -> i32 {
 /// [`evaluate`] with the weights given explicitly.
 #[inline]
 pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
-    let white = white_score(pos, w, &mut NoRecord);
+    let white = if crate::board::has_popcnt() {
+        white_score::<_, true>(pos, w, &mut NoRecord)
+    } else {
+        white_score::<_, false>(pos, w, &mut NoRecord)
+    };
     match pos.side_to_move() {
         Color::White => white,
         Color::Black => -white,
@@ -53,7 +57,7 @@ pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
 /// adjustments applied to the sum), then `("total", score from White's view)`.
 pub fn breakdown(pos: &Position) -> Vec<(&'static str, i32)> {
     let mut out = Vec::with_capacity(16);
-    let total = white_score(pos, Weights::for_variant(pos.variant()), &mut out);
+    let total = white_score::<_, false>(pos, Weights::for_variant(pos.variant()), &mut out);
     out.push(("total", total));
     out
 }
@@ -121,7 +125,7 @@ impl Record for Coefs {
 /// fixed. This is what the tuner (`tuning/`) fits.
 pub fn features(pos: &Position, w: &Weights) -> Vec<f64> {
     let mut c = Coefs(vec![0.0; Weights::names().len()]);
-    white_score(pos, w, &mut c);
+    white_score::<_, false>(pos, w, &mut c);
     c.0
 }
 
@@ -132,11 +136,11 @@ impl Record for Vec<(&'static str, i32)> {
 }
 
 #[inline(always)]
-fn white_score<R: Record>(pos: &Position, w: &Weights, rec: &mut R) -> i32 {
+fn white_score<R: Record, const P: bool>(pos: &Position, w: &Weights, rec: &mut R) -> i32 {
     match pos.variant() {
-        Variant::Russian | Variant::Brazilian => men_eval(pos, w, &T64, rec),
-        Variant::Adiyukh64 => tower_eval(pos, w, &T64, rec),
-        Variant::Adiyukh80 => tower_eval(pos, w, &T80, rec),
+        Variant::Russian | Variant::Brazilian => men_eval::<R, P>(pos, w, &T64, rec),
+        Variant::Adiyukh64 => tower_eval::<R, P>(pos, w, &T64, rec),
+        Variant::Adiyukh80 => tower_eval::<R, P>(pos, w, &T80, rec),
     }
 }
 
@@ -235,8 +239,12 @@ fn flip(b: u64, t: &Tables) -> u64 {
 }
 
 #[inline(always)]
-fn pop(b: u64) -> i32 {
-    b.count_ones() as i32
+fn pop<const P: bool>(b: u64) -> i32 {
+    if P {
+        crate::board::popcount_hw(b) as i32
+    } else {
+        b.count_ones() as i32
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -269,7 +277,7 @@ struct View {
 /// One side's terms; `phase` is the number of pieces on the board; `sign` is
 /// +1 for White, -1 for Black (for the recorder only).
 #[inline(always)]
-fn men_side<R: Record>(
+fn men_side<R: Record, const P: bool>(
     t: &Tables,
     w: &Weights,
     v: View,
@@ -284,9 +292,9 @@ fn men_side<R: Record>(
         opp_kings,
         empty,
     } = v;
-    let material = w.man * pop(men) + w.king * pop(kings);
-    rec.coef(sign, param::MAN, pop(men) as f64);
-    rec.coef(sign, param::KING, pop(kings) as f64);
+    let material = w.man * pop::<P>(men) + w.king * pop::<P>(kings);
+    rec.coef(sign, param::MAN, pop::<P>(men) as f64);
+    rec.coef(sign, param::KING, pop::<P>(kings) as f64);
 
     let adv_w = [
         w.adv_rank2,
@@ -298,21 +306,21 @@ fn men_side<R: Record>(
     ];
     let mut advancement = 0;
     for (i, a) in adv_w.iter().enumerate() {
-        advancement += a * pop(men & t.ranks[i + 1]);
-        rec.coef(sign, param::ADV_RANK2 + i, pop(men & t.ranks[i + 1]) as f64);
+        advancement += a * pop::<P>(men & t.ranks[i + 1]);
+        rec.coef(sign, param::ADV_RANK2 + i, pop::<P>(men & t.ranks[i + 1]) as f64);
     }
 
-    let centre = w.center * pop(men & t.center);
-    rec.coef(sign, param::CENTER, pop(men & t.center) as f64);
+    let centre = w.center * pop::<P>(men & t.center);
+    rec.coef(sign, param::CENTER, pop::<P>(men & t.center) as f64);
 
-    let back = pop(men & t.ranks[0]);
-    let key_back = pop(men & t.key_back);
+    let back = pop::<P>(men & t.ranks[0]);
+    let key_back = pop::<P>(men & t.key_back);
     let guard = (w.back_guard * back + w.back_guard_key * key_back) * phase / START_PIECES;
     let scale = phase as f64 / START_PIECES as f64;
     rec.coef(sign, param::BACK_GUARD, back as f64 * scale);
     rec.coef(sign, param::BACK_GUARD_KEY, key_back as f64 * scale);
 
-    let flanks = (pop(men & t.left) - pop(men & !t.left)).abs();
+    let flanks = (pop::<P>(men & t.left) - pop::<P>(men & !t.left)).abs();
     let balance = -w.balance * flanks;
     rec.coef(sign, param::BALANCE, -flanks as f64);
 
@@ -350,8 +358,8 @@ fn men_side<R: Record>(
     let king_mobility = w.king_mobility * reach;
     rec.coef(sign, param::KING_MOBILITY, reach as f64);
 
-    let main_road = w.main_road * pop(kings & t.main_road);
-    rec.coef(sign, param::MAIN_ROAD, pop(kings & t.main_road) as f64);
+    let main_road = w.main_road * pop::<P>(kings & t.main_road);
+    rec.coef(sign, param::MAIN_ROAD, pop::<P>(kings & t.main_road) as f64);
 
     [
         material,
@@ -379,16 +387,16 @@ fn drawish(strong_n: i32, strong_men: i32, weak_n: i32, weak_men: i32, weak_on_r
     strong_men == 0 && strong_n <= weak_n + 1
 }
 
-fn men_eval<R: Record>(pos: &Position, w: &Weights, t: &Tables, rec: &mut R) -> i32 {
+fn men_eval<R: Record, const P: bool>(pos: &Position, w: &Weights, t: &Tables, rec: &mut R) -> i32 {
     let occ = pos.occupied();
     let empty = t.board & !occ;
     let all_kings = pos.kings();
     let (wp, bp) = (pos.pieces(Color::White), pos.pieces(Color::Black));
     let (wk, bk) = (wp & all_kings, bp & all_kings);
     let (wm, bm) = (wp & !all_kings, bp & !all_kings);
-    let phase = pop(occ);
+    let phase = pop::<P>(occ);
 
-    let white = men_side(
+    let white = men_side::<R, P>(
         t,
         w,
         View {
@@ -402,7 +410,7 @@ fn men_eval<R: Record>(pos: &Position, w: &Weights, t: &Tables, rec: &mut R) -> 
         rec,
         1.0,
     );
-    let black = men_side(
+    let black = men_side::<R, P>(
         t,
         w,
         View {
@@ -434,8 +442,8 @@ fn men_eval<R: Record>(pos: &Position, w: &Weights, t: &Tables, rec: &mut R) -> 
     );
     score += trade;
 
-    let (wn, bn) = (pop(wp), pop(bp));
-    let (wmn, bmn) = (pop(wm), pop(bm));
+    let (wn, bn) = (pop::<P>(wp), pop::<P>(bp));
+    let (wmn, bmn) = (pop::<P>(wm), pop::<P>(bm));
     let draw = (lead >= 0 && drawish(wn, wmn, bn, bmn, bk & t.main_road != 0))
         || (lead <= 0 && drawish(bn, bmn, wn, wmn, wk & t.main_road != 0));
     if draw {
@@ -465,7 +473,7 @@ const TOWER_TERMS: [&str; 9] = [
 /// One side's terms on its own view (`own` and `empty` already turned for
 /// Black), and its number of quiet moves.
 #[inline(always)]
-fn tower_side<const BLACK: bool, R: Record>(
+fn tower_side<const BLACK: bool, R: Record, const P: bool>(
     pos: &Position,
     t: &Tables,
     w: &Weights,
@@ -476,7 +484,7 @@ fn tower_side<const BLACK: bool, R: Record>(
     let sign = if BLACK { -1.0 } else { 1.0 };
     let (nw, ne) = (t.half, t.half + 1);
     let men = own & !t.ranks[7];
-    let mobility = pop(shift(men, nw) & empty) + pop(shift(men, ne) & empty);
+    let mobility = pop::<P>(shift(men, nw) & empty) + pop::<P>(shift(men, ne) & empty);
     let free = men & (shift(empty, -nw) | shift(empty, -ne));
     let adv_w = [
         w.advance_rank1,
@@ -552,10 +560,10 @@ fn tower_side<const BLACK: bool, R: Record>(
     )
 }
 
-fn tower_eval<R: Record>(pos: &Position, w: &Weights, t: &Tables, rec: &mut R) -> i32 {
+fn tower_eval<R: Record, const P: bool>(pos: &Position, w: &Weights, t: &Tables, rec: &mut R) -> i32 {
     let empty = t.board & !pos.occupied();
-    let (white, wmob) = tower_side::<false, R>(pos, t, w, pos.pieces(Color::White), empty, rec);
-    let (black, bmob) = tower_side::<true, R>(
+    let (white, wmob) = tower_side::<false, R, P>(pos, t, w, pos.pieces(Color::White), empty, rec);
+    let (black, bmob) = tower_side::<true, R, P>(
         pos,
         t,
         w,
