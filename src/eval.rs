@@ -138,7 +138,7 @@ impl Record for Vec<(&'static str, i32)> {
 #[inline(always)]
 fn white_score<R: Record, const P: bool>(pos: &Position, w: &Weights, rec: &mut R) -> i32 {
     match pos.variant() {
-        Variant::Russian | Variant::Brazilian => men_eval::<R, P>(pos, w, &T64, rec),
+        Variant::Russian | Variant::Brazilian => men_eval::<R, P>(pos, w, &T64, &T64_BLACK, rec),
         Variant::Adiyukh64 => tower_eval::<R, P>(pos, w, &T64, rec),
         Variant::Adiyukh80 => tower_eval::<R, P>(pos, w, &T80, rec),
     }
@@ -231,6 +231,43 @@ const fn tables(g: Geometry) -> Tables {
 
 static T64: Tables = tables(Geometry::BOARD_64);
 static T80: Tables = tables(Geometry::BOARD_80);
+/// [`T64`] turned 180 degrees: Black's own view without turning the board.
+static T64_BLACK: Tables = turned(&T64);
+
+/// A bitboard turned 180 degrees on a layout of `bits` bits.
+const fn turn(b: u64, bits: u32) -> u64 {
+    b.reverse_bits() >> (64 - bits)
+}
+
+/// The tables of a board turned 180 degrees: Black's own view in the real
+/// board's bits (squares mirrored, ranks counted from Black's side).
+const fn turned(t: &Tables) -> Tables {
+    let mut u = Tables {
+        bits: t.bits,
+        half: t.half,
+        board: t.board,
+        ranks: [0; 8],
+        rank_of: [0; MAX_BITS],
+        cone: [0; MAX_BITS],
+        center: turn(t.center, t.bits),
+        left: turn(t.left, t.bits),
+        main_road: turn(t.main_road, t.bits),
+        key_back: turn(t.key_back, t.bits),
+    };
+    let mut r = 0;
+    while r < 8 {
+        u.ranks[r] = turn(t.ranks[r], t.bits);
+        r += 1;
+    }
+    let mut s = 0;
+    while s < t.bits as usize {
+        let m = t.bits as usize - 1 - s;
+        u.rank_of[s] = t.rank_of[m];
+        u.cone[s] = turn(t.cone[m], t.bits);
+        s += 1;
+    }
+    u
+}
 
 /// The board turned 180 degrees: Black's own view.
 #[inline(always)]
@@ -387,7 +424,13 @@ fn drawish(strong_n: i32, strong_men: i32, weak_n: i32, weak_men: i32, weak_on_r
     strong_men == 0 && strong_n <= weak_n + 1
 }
 
-fn men_eval<R: Record, const P: bool>(pos: &Position, w: &Weights, t: &Tables, rec: &mut R) -> i32 {
+fn men_eval<R: Record, const P: bool>(
+    pos: &Position,
+    w: &Weights,
+    t: &Tables,
+    t_black: &Tables,
+    rec: &mut R,
+) -> i32 {
     let occ = pos.occupied();
     let empty = t.board & !occ;
     let all_kings = pos.kings();
@@ -410,15 +453,16 @@ fn men_eval<R: Record, const P: bool>(pos: &Position, w: &Weights, t: &Tables, r
         rec,
         1.0,
     );
+    // Black's terms on the turned tables: the same as on the turned board.
     let black = men_side::<R, P>(
-        t,
+        t_black,
         w,
         View {
-            men: flip(bm, t),
-            kings: flip(bk, t),
-            opp: flip(wp, t),
-            opp_kings: flip(wk, t),
-            empty: flip(empty, t),
+            men: bm,
+            kings: bk,
+            opp: wp,
+            opp_kings: wk,
+            empty,
         },
         phase,
         rec,
