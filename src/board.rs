@@ -395,7 +395,13 @@ mod tests {
         assert_eq!(Geometry::BOARD_64.board_mask().count_ones(), 32);
         assert_eq!(Geometry::BOARD_80.board_mask().count_ones(), 40);
         if has_popcnt() {
-            for b in [0u64, 1, u64::MAX, 0x8000_0000_0000_0001, 0x0123_4567_89ab_cdef] {
+            for b in [
+                0u64,
+                1,
+                u64::MAX,
+                0x8000_0000_0000_0001,
+                0x0123_4567_89ab_cdef,
+            ] {
                 assert_eq!(popcount_hw(b), b.count_ones());
             }
         }

@@ -344,7 +344,11 @@ fn men_side<R: Record, const P: bool>(
     let mut advancement = 0;
     for (i, a) in adv_w.iter().enumerate() {
         advancement += a * pop::<P>(men & t.ranks[i + 1]);
-        rec.coef(sign, param::ADV_RANK2 + i, pop::<P>(men & t.ranks[i + 1]) as f64);
+        rec.coef(
+            sign,
+            param::ADV_RANK2 + i,
+            pop::<P>(men & t.ranks[i + 1]) as f64,
+        );
     }
 
     let centre = w.center * pop::<P>(men & t.center);
@@ -604,7 +608,12 @@ fn tower_side<const BLACK: bool, R: Record, const P: bool>(
     )
 }
 
-fn tower_eval<R: Record, const P: bool>(pos: &Position, w: &Weights, t: &Tables, rec: &mut R) -> i32 {
+fn tower_eval<R: Record, const P: bool>(
+    pos: &Position,
+    w: &Weights,
+    t: &Tables,
+    rec: &mut R,
+) -> i32 {
     let empty = t.board & !pos.occupied();
     let (white, wmob) = tower_side::<false, R, P>(pos, t, w, pos.pieces(Color::White), empty, rec);
     let (black, bmob) = tower_side::<true, R, P>(

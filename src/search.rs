@@ -27,7 +27,7 @@ use crate::tt::{Bound, Entry, TranspositionTable};
 use crate::variant::{with_rules, Rules, Scoring};
 use crate::weights::Weights;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// A won game, before subtracting the plies to reach it.
@@ -329,6 +329,8 @@ impl Searcher {
         let nodes = AtomicU64::new(0);
         let done = AtomicBool::new(false);
         let main_depth = AtomicU64::new(0);
+        let helper_best = Mutex::new(None);
+        let helper_done = AtomicBool::new(false);
         let (soft, hard) = limits.deadlines();
         let weights = self
             .weights
@@ -344,6 +346,9 @@ impl Searcher {
             hard,
             node_limit: if limits.infinite { None } else { limits.nodes },
             main_depth: &main_depth,
+            helper_best: &helper_best,
+            helper_done: &helper_done,
+            multipv: limits.multipv.max(1),
         };
         let max_depth = if limits.infinite {
             MAX_PLY as u32 - 10
@@ -369,7 +374,7 @@ impl Searcher {
                     });
             }
             let mut w = Worker::new(&shared, 0, history.clone(), first_repeatable, draw);
-            let r = w.iterate(
+            let mut r = w.iterate(
                 &root,
                 roots.clone(),
                 max_depth,
@@ -378,6 +383,33 @@ impl Searcher {
                 on_info,
             );
             done.store(true, Ordering::SeqCst);
+            // A helper that completed a deeper iteration than the main
+            // thread (it may even have reached the depth limit first) has
+            // the better result: it is reported and played.
+            let deeper = helper_best.lock().ok().and_then(|mut b| b.take());
+            if let Some(h) = deeper.filter(|h: &HelperResult| h.depth > r.depth) {
+                let elapsed = start.elapsed();
+                let nodes = nodes.load(Ordering::Relaxed);
+                on_info(&Info {
+                    depth: h.depth,
+                    seldepth: h.seldepth,
+                    multipv: 1,
+                    score: Score::from_internal(h.score),
+                    nodes,
+                    nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+                    time_ms: elapsed.as_millis() as u64,
+                    hashfull: self.tt.hashfull(),
+                    pv: h.pv.clone(),
+                });
+                r = SearchResult {
+                    best: h.pv.first().copied(),
+                    ponder: h.pv.get(1).copied(),
+                    score: h.score,
+                    depth: h.depth,
+                    nodes,
+                    pv: h.pv,
+                };
+            }
             r
         })
     }
@@ -396,6 +428,19 @@ struct Shared<'a> {
     node_limit: Option<u64>,
     /// The depth the main thread is searching: helpers keep up with it.
     main_depth: &'a AtomicU64,
+    /// The deepest iteration a helper completed (one best line only).
+    helper_best: &'a Mutex<Option<HelperResult>>,
+    /// A helper completed the depth limit: the main thread stops.
+    helper_done: &'a AtomicBool,
+    multipv: usize,
+}
+
+/// A helper's completed iteration.
+struct HelperResult {
+    depth: u32,
+    seldepth: u32,
+    score: i32,
+    pv: Vec<Move>,
 }
 
 /// One thread's search state.
@@ -551,6 +596,7 @@ impl<'a> Worker<'a> {
             self.unreported = 0;
             if self.s.stop.load(Ordering::Relaxed)
                 || (self.id > 0 && self.s.done.load(Ordering::Relaxed))
+                || (self.id == 0 && self.s.helper_done.load(Ordering::Relaxed))
                 || self.s.node_limit.is_some_and(|n| total >= n)
                 || self.s.hard.is_some_and(|h| self.s.start.elapsed() >= h)
             {
@@ -716,6 +762,9 @@ impl<'a> Worker<'a> {
                 self.pv[0].clone()
             };
             completed = depth;
+            if self.id > 0 && self.s.multipv == 1 {
+                self.publish(depth, score, &best_pv, max_depth);
+            }
             // MultiPV: the next best lines, each searched among the root
             // moves not yet shown, with a full window.
             let mut lines = vec![(score, best_pv.clone())];
@@ -793,6 +842,24 @@ impl<'a> Worker<'a> {
             depth: completed,
             nodes: self.s.nodes.load(Ordering::Relaxed),
             pv: best_pv,
+        }
+    }
+
+    /// A helper's completed iteration: kept when it is the deepest so far;
+    /// at the depth limit it ends the search.
+    fn publish(&self, depth: u32, score: i32, pv: &[Move], max_depth: u32) {
+        if let Ok(mut b) = self.s.helper_best.lock() {
+            if b.as_ref().map_or(true, |h| h.depth < depth) {
+                *b = Some(HelperResult {
+                    depth,
+                    seldepth: self.seldepth.max(depth as usize) as u32,
+                    score,
+                    pv: pv.to_vec(),
+                });
+            }
+        }
+        if depth >= max_depth {
+            self.s.helper_done.store(true, Ordering::Relaxed);
         }
     }
 
