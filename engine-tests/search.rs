@@ -793,9 +793,17 @@ fn two_threads_return_legal_moves_and_find_the_forced_wins() {
         let pos = *g.position();
         // The same searcher again and again: the table carries over.
         for depth in [6, 8] {
-            let r = search(&mut searcher, &g, &Limits::depth(depth));
+            let mut last = None;
+            let r = searcher.search(&g, &Limits::depth(depth), &mut |i| last = Some(i.clone()));
             assert_legal_result(&pos, &r, &format!("{variant} {text}, 2 threads"));
-            assert!(r.depth >= 1, "{variant} {text}: no iteration completed");
+            // Whichever thread completed the depth first, the result and
+            // the last report are of that depth and agree.
+            if pos.legal_moves().len() > 1 {
+                assert_eq!(r.depth, depth, "{variant} {text}: depth limit reached");
+                let last = last.expect("a report");
+                assert_eq!(last.depth, depth, "{variant} {text}");
+                assert_eq!(last.pv.first(), r.best.as_ref(), "{variant} {text}");
+            }
         }
     }
     // The proven wins: two threads find the same move and distance.
