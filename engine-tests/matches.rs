@@ -165,7 +165,8 @@ fn twenty_game_match_writes_pdn_that_reads_back() {
 }
 
 /// Forfeits: an engine that plays an illegal move, never answers, exits,
-/// or writes nonsense loses each game, and the PDN says why.
+/// writes nonsense or floods its output without a move loses each game,
+/// and the PDN says why.
 #[test]
 fn broken_engines_forfeit_with_the_reason_recorded() {
     let cases = [
@@ -173,6 +174,7 @@ fn broken_engines_forfeit_with_the_reason_recorded() {
         ("silent", "no move within 0.400 s", None),
         ("crash", "the engine exited", None),
         ("garbage", "protocol error", None),
+        ("flood", "no move within 0.400 s", None),
         ("silent", "out of time", Some("0.4+0")),
     ];
     for (mode, why, tc) in cases {

@@ -147,6 +147,9 @@ fn evaluate_position(game: &Game, searcher: &mut Searcher, limits: &Limits) -> (
                 Some(Score::Cp(c)) => Score::Cp(-c),
                 Some(Score::Win(n)) => Score::Loss(n),
                 Some(Score::Loss(n)) => Score::Win(n + 1),
+                // The forced move ends the game.
+                None if -v >= DECISIVE => Score::Win(1),
+                None if -v <= -DECISIVE => Score::Loss(1),
                 None => Score::Cp(-v),
             };
             let depth = lines.first().map_or(0, |l| l.depth + 1);

@@ -153,15 +153,18 @@ pub fn has_popcnt() -> bool {
 }
 
 /// The number of set bits with the `popcnt` instruction where there is
-/// one ([`has_popcnt`] must have said yes), `count_ones` elsewhere.
+/// one, `count_ones` elsewhere.
+///
+/// # Safety
+/// On x86-64, [`has_popcnt`] must have said yes.
 #[inline(always)]
-pub fn popcount_hw(b: Bitboard) -> u32 {
+pub(crate) unsafe fn popcount_hw(b: Bitboard) -> u32 {
     #[cfg(target_arch = "x86_64")]
     {
         debug_assert!(has_popcnt());
         let n: u64;
-        // SAFETY: callers use this only after `has_popcnt()` said yes; the
-        // instruction only reads `b` and writes `n`.
+        // SAFETY: the caller has checked `has_popcnt()`; the instruction
+        // only reads `b` and writes `n`.
         unsafe {
             std::arch::asm!(
                 "popcnt {n}, {b}",
@@ -402,7 +405,8 @@ mod tests {
                 0x8000_0000_0000_0001,
                 0x0123_4567_89ab_cdef,
             ] {
-                assert_eq!(popcount_hw(b), b.count_ones());
+                // SAFETY: has_popcnt() said yes.
+                assert_eq!(unsafe { popcount_hw(b) }, b.count_ones());
             }
         }
         assert_eq!(

@@ -278,7 +278,9 @@ fn flip(b: u64, t: &Tables) -> u64 {
 #[inline(always)]
 fn pop<const P: bool>(b: u64) -> i32 {
     if P {
-        crate::board::popcount_hw(b) as i32
+        // SAFETY: P is true only when `has_popcnt()` said yes (see
+        // `evaluate_with`).
+        unsafe { crate::board::popcount_hw(b) as i32 }
     } else {
         b.count_ones() as i32
     }

@@ -260,8 +260,7 @@ fn main() -> ExitCode {
                 depth,
                 max_score,
             };
-            print!("{}", shashki::openings::generate(variant, &opts));
-            Ok(())
+            shashki::openings::generate(variant, &opts).map(|text| print!("{text}"))
         }
         Some(Command::Show { variant, fen, svg }) => {
             run_show(variant, fen.as_deref(), svg.as_deref())

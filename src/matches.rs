@@ -48,8 +48,9 @@ impl std::str::FromStr for TimeControl {
             base_ms: secs(base)?,
             inc_ms: secs(inc)?,
         };
-        if tc.base_ms == 0 && tc.inc_ms == 0 {
-            return Err(format!("time control '{s}': no time at all"));
+        if tc.base_ms == 0 {
+            // The increment comes after a move: the first would have no time.
+            return Err(format!("time control '{s}': the base time must be above 0"));
         }
         Ok(tc)
     }
@@ -231,10 +232,14 @@ pub fn run(
                 standing.counted += 1;
             }
             if let Some(s) = &config.sprt {
-                let state = s.state(&standing.tally);
-                standing.sprt = Some(state);
-                if state != SprtState::Continue {
-                    stop.store(true, Ordering::SeqCst);
+                // A decision stands: games still running when it was taken
+                // are counted, but do not undo it.
+                if standing.sprt.map_or(true, |st| st == SprtState::Continue) {
+                    let state = s.state(&standing.tally);
+                    standing.sprt = Some(state);
+                    if state != SprtState::Continue {
+                        stop.store(true, Ordering::SeqCst);
+                    }
                 }
             }
             on_game(&report, &standing, &names);
@@ -277,10 +282,18 @@ fn play_game(
     names: &[String; 2],
 ) -> Result<GameReport, String> {
     for (k, slot) in pair.iter_mut().enumerate() {
-        if slot.is_none() {
-            *slot = Some(Player::start(&config.engines[k], config.variant)?);
+        // An engine that died between games (or will not start a new one)
+        // gets one fresh start; only a second failure ends the match.
+        if let Some(p) = slot.as_mut() {
+            if p.new_game().is_err() {
+                *slot = None;
+            }
         }
-        slot.as_mut().expect("started").new_game()?;
+        if slot.is_none() {
+            let mut p = Player::start(&config.engines[k], config.variant)?;
+            p.new_game()?;
+            *slot = Some(p);
+        }
     }
     let white = index % 2;
     let mut game = Game::from_position(*opening.start());
@@ -314,7 +327,7 @@ fn play_game(
             clock: clocks.map(|c| (c[0], c[1], inc)),
         };
         let allowed = match clocks {
-            Some(c) => Duration::from_millis(c[side_ix] + config.time_margin_ms),
+            Some(c) => Duration::from_millis(c[side_ix].saturating_add(config.time_margin_ms)),
             None => Duration::from_millis(config.move_timeout_ms),
         };
         let player = pair[engine].as_mut().expect("started");
@@ -579,7 +592,7 @@ mod tests {
         assert_eq!((tc.base_ms, tc.inc_ms), (10_000, 100));
         let tc: TimeControl = "0.5".parse().unwrap();
         assert_eq!((tc.base_ms, tc.inc_ms), (500, 0));
-        for bad in ["", "x+1", "10+", "-1+0", "0+0", "1e99"] {
+        for bad in ["", "x+1", "10+", "-1+0", "0+0", "0+1", "1e99"] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
         }
     }

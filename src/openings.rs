@@ -94,7 +94,19 @@ pub struct GenerateOptions {
 
 /// Make an opening set: candidate move sequences, each kept when a
 /// fixed-depth search finds it balanced. Returns the file text.
-pub fn generate(variant: Variant, opts: &GenerateOptions) -> String {
+pub fn generate(variant: Variant, opts: &GenerateOptions) -> Result<String, String> {
+    if opts.plies == 0 || opts.plies > MAX_PLIES {
+        return Err(format!("--plies must be from 1 to {MAX_PLIES}"));
+    }
+    if opts.random.is_some_and(|n| n == 0 || n > MAX_RANDOM) {
+        return Err(format!("--random must be from 1 to {MAX_RANDOM}"));
+    }
+    if opts.random.is_none() && opts.plies > MAX_ALL_PLIES {
+        return Err(format!(
+            "every sequence of {} plies is too many; use at most {MAX_ALL_PLIES} plies or --random",
+            opts.plies
+        ));
+    }
     let candidates = match opts.random {
         None => all_sequences(variant, opts.plies),
         Some(n) => random_sequences(variant, opts.plies, n, opts.seed),
@@ -133,8 +145,15 @@ pub fn generate(variant: Variant, opts: &GenerateOptions) -> String {
         out.push_str(&texts.join(" "));
         out.push('\n');
     }
-    out
+    Ok(out)
 }
+
+/// Limits of [`generate`]: plies of an opening, random sequences, and
+/// plies when every sequence is taken (their number grows about sevenfold
+/// per ply).
+const MAX_PLIES: usize = 20;
+const MAX_RANDOM: usize = 100_000;
+const MAX_ALL_PLIES: usize = 6;
 
 /// Every sequence of `plies` plies from the start, one per final position,
 /// that does not end the game.

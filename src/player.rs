@@ -12,9 +12,10 @@ use crate::hub::{self, MoveNumbers};
 use crate::moves::Move;
 use crate::notation;
 use crate::variant::Variant;
+use std::io::Read;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// Which protocol an engine speaks.
@@ -119,28 +120,53 @@ pub struct Player {
     numbers: MoveNumbers,
 }
 
+/// The longest line read from an engine.
+const MAX_LINE: usize = 64 * 1024;
+
 /// How long the handshake and `isready` may take.
 const HANDSHAKE: Duration = Duration::from_secs(30);
 
 impl Player {
     /// Start the engine, do the handshake, set the variant and options.
     pub fn start(spec: &EngineSpec, variant: Variant) -> Result<Player, String> {
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(format!("exec {}", spec.command))
+        // A plain command replaces the shell (`exec`); a compound one (`cd
+        // dir && engine`) runs under it. Either way the engine gets a
+        // process group of its own, so dropping the player can kill
+        // everything the command started.
+        let compound = spec
+            .command
+            .contains([';', '&', '|', '<', '>', '(', ')', '\n']);
+        let line = if compound {
+            spec.command.clone()
+        } else {
+            format!("exec {}", spec.command)
+        };
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c")
+            .arg(line)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::null());
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+        let mut child = cmd
             .spawn()
             .map_err(|e| format!("cannot start '{}': {e}", spec.command))?;
         let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, rx) = channel();
+        // Bounded: an engine that floods its output waits for the runner
+        // instead of filling the memory.
+        let (tx, rx) = sync_channel(1024);
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             let mut buf = Vec::new();
             loop {
                 buf.clear();
-                match reader.read_until(b'\n', &mut buf) {
+                // A line longer than MAX_LINE is cut there (the rest comes as
+                // the next line): no endless line fills the memory.
+                match (&mut reader)
+                    .take(MAX_LINE as u64)
+                    .read_until(b'\n', &mut buf)
+                {
                     Ok(0) | Err(_) => break,
                     Ok(_) => {
                         let line = String::from_utf8_lossy(&buf).trim_end().to_string();
@@ -189,7 +215,13 @@ impl Player {
     }
 
     fn recv(&mut self, deadline: Instant) -> Result<String, Failure> {
-        let left = deadline.saturating_duration_since(Instant::now());
+        let now = Instant::now();
+        // Checked first: an engine that keeps writing must not outlive its
+        // deadline because a line is always waiting.
+        if now >= deadline {
+            return Err(Failure::Timeout(Duration::ZERO));
+        }
+        let left = deadline - now;
         match self.lines.recv_timeout(left) {
             Ok(l) => Ok(l),
             Err(RecvTimeoutError::Timeout) => Err(Failure::Timeout(left)),
@@ -398,9 +430,19 @@ impl Player {
                 crate::Color::White => w,
                 crate::Color::Black => b,
             };
+            // In Hub the increment counts as already due for this move: the
+            // engine may spend time + inc. The runner allows the clock as it
+            // stands, so the increment is taken out of the time (or, when
+            // the clock holds less than one increment, the whole clock is
+            // given as the increment).
+            let (time, inc) = if mine >= inc {
+                (mine - inc, inc)
+            } else {
+                (0, mine)
+            };
             out.push(format!(
                 "level time={:.3} inc={:.3}",
-                mine as f64 / 1000.0,
+                time as f64 / 1000.0,
                 inc as f64 / 1000.0
             ));
         }
@@ -430,6 +472,16 @@ impl Player {
 impl Drop for Player {
     fn drop(&mut self) {
         self.stdin = None;
+        // The whole process group: a command that wraps the engine (a
+        // script, `cd dir && engine`) leaves no engine running behind.
+        #[cfg(unix)]
+        if let Ok(pid) = i32::try_from(self.child.id()) {
+            // SAFETY: kill(2) with a negative pid signals that process
+            // group; the group was made for this engine at its start.
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
+        }
         if let Ok(None) = self.child.try_wait() {
             let _ = self.child.kill();
         }

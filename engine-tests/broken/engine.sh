@@ -5,6 +5,7 @@
 #   silent  - never answers
 #   crash   - exits at once
 #   garbage - writes a line that is no move at all, then nothing
+#   flood   - writes info lines without end and never a move
 mode="$1"
 while read -r line; do
   case "$line" in
@@ -17,6 +18,7 @@ while read -r line; do
         silent) : ;;
         crash) exit 3 ;;
         garbage) echo "bestmove" ;;
+        flood) while :; do echo "info depth 1 score cp 0"; done ;;
       esac ;;
   esac
 done
