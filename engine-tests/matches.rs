@@ -95,6 +95,10 @@ fn twenty_game_match_writes_pdn_that_reads_back() {
     );
     // Depth 4 against depth 1 must not lose the match.
     assert!(w > l, "deep {w} wins, {l} losses:\n{stdout}");
+    assert!(
+        stdout.contains("by the 10 complete opening pairs (pentanomial)"),
+        "{stdout}"
+    );
 
     let text = std::fs::read_to_string(&pdn_path).unwrap();
     let records: Vec<_> = pdn::read_games(&text, Variant::Russian)

@@ -124,6 +124,37 @@ impl Tally {
     }
 }
 
+/// The Elo difference from colour-reversed pairs of games (the
+/// pentanomial model): each sample is the mean score of one pair, so the
+/// share of the result that the opening decides is not counted as luck.
+/// `None` with fewer than two pairs.
+///
+/// ```
+/// use shashki::elo::paired_elo;
+/// let e = paired_elo(&[1.0, 0.5, 0.75, 0.5, 0.75, 0.5]).unwrap();
+/// assert!((e.elo - 120.4).abs() < 0.1);
+/// assert!(e.low < e.elo && e.elo < e.high);
+/// ```
+pub fn paired_elo(pair_scores: &[f64]) -> Option<Elo> {
+    let n = pair_scores.len();
+    if n < 2 {
+        return None;
+    }
+    let nf = n as f64;
+    let mean = pair_scores.iter().sum::<f64>() / nf;
+    let var = pair_scores
+        .iter()
+        .map(|x| (x - mean) * (x - mean))
+        .sum::<f64>()
+        / (nf - 1.0);
+    let margin = 1.959964 * (var / nf).sqrt();
+    Some(Elo {
+        elo: elo_of_score(mean),
+        low: elo_of_score(mean - margin),
+        high: elo_of_score(mean + margin),
+    })
+}
+
 /// A sequential probability ratio test of H0: Elo = `elo0` against
 /// H1: Elo = `elo1` with error rates `alpha` (accepting H1 when H0 holds)
 /// and `beta` (accepting H0 when H1 holds).
@@ -256,6 +287,22 @@ mod tests {
             losses: 2,
         };
         assert_eq!(s.state(&few), SprtState::Continue);
+    }
+
+    #[test]
+    fn pairs_that_split_evenly_are_zero_elo_and_narrower_than_games() {
+        // Every pair split 1-0 or drawn twice: the openings decide, the
+        // engines are even; the pentanomial interval sees no spread at all.
+        let pairs = [0.5; 20];
+        let e = paired_elo(&pairs).unwrap();
+        assert!(e.elo.abs() < 1e-9 && e.low.abs() < 1e-9 && e.high.abs() < 1e-9);
+        let games = Tally {
+            wins: 10,
+            draws: 20,
+            losses: 10,
+        };
+        assert!(games.elo().unwrap().high > 10.0);
+        assert_eq!(paired_elo(&[1.0]), None);
     }
 
     #[test]

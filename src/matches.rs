@@ -150,6 +150,20 @@ pub struct Standing {
     pub points: [u64; 2],
     pub counted: usize,
     pub sprt: Option<SprtState>,
+    /// Engine 1's score in each game of each opening pair (game `2k` and
+    /// `2k+1` share opening `k`).
+    pub pairs: std::collections::BTreeMap<usize, [Option<f64>; 2]>,
+}
+
+impl Standing {
+    /// The mean score of engine 1 in every pair of which both games are
+    /// over.
+    pub fn pair_scores(&self) -> Vec<f64> {
+        self.pairs
+            .values()
+            .filter_map(|p| Some((p[0]? + p[1]?) / 2.0))
+            .collect()
+    }
 }
 
 /// Run a match; `on_game` is called (in the calling thread) after every
@@ -226,6 +240,8 @@ pub fn run(
             };
             standing.played += 1;
             standing.tally.add(report.score_of_first());
+            standing.pairs.entry(report.index / 2).or_insert([None; 2])[report.index % 2] =
+                Some(report.score_of_first());
             if let Some(p) = report.points() {
                 standing.points[0] += p[0] as u64;
                 standing.points[1] += p[1] as u64;
@@ -493,6 +509,17 @@ pub fn summary(variant: Variant, standing: &Standing, names: &[String; 2]) -> St
             tally.draws,
             tally.losses,
             100.0 * tally.score(),
+        ));
+    }
+    let pairs = standing.pair_scores();
+    if let Some(e) = crate::elo::paired_elo(&pairs) {
+        out.push_str(&format!(
+            "{}: elo {} [{}, {}] by the {} complete opening pairs (pentanomial)\n",
+            names[0],
+            fmt_elo(e.elo),
+            fmt_elo(e.low),
+            fmt_elo(e.high),
+            pairs.len()
         ));
     }
     if variant.rules().scoring == Scoring::HalfBoardCount && standing.counted > 0 {
