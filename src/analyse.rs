@@ -12,7 +12,6 @@
 //! of at least `mistake` `?`, of at least `inaccuracy` `?!`.
 
 use crate::game::{Game, GameResult};
-use crate::moves::Move;
 use crate::notation;
 use crate::pdn::GameRecord;
 use crate::position::Position;
@@ -117,18 +116,6 @@ fn final_value(game: &Game) -> Option<i32> {
     })
 }
 
-fn texts(pos: &Position, moves: &[Move]) -> Vec<String> {
-    let mut p = *pos;
-    moves
-        .iter()
-        .map(|m| {
-            let t = notation::move_text(&p, m);
-            p = p.play(m);
-            t
-        })
-        .collect()
-}
-
 /// The best lines and the value of the current position of `game`. A
 /// forced move (the search answers those without searching) is followed
 /// until a position with a choice, whose lines are extended backwards.
@@ -171,7 +158,7 @@ fn evaluate_position(game: &Game, searcher: &mut Searcher, limits: &Limits) -> (
         .map(|i| Line {
             score: i.score,
             depth: i.depth,
-            pv: texts(&pos, &i.pv),
+            pv: notation::line_texts(&pos, &i.pv),
         })
         .collect();
     if lines.is_empty() {
@@ -179,7 +166,7 @@ fn evaluate_position(game: &Game, searcher: &mut Searcher, limits: &Limits) -> (
             lines.push(Line {
                 score: Score::from_internal(r.score),
                 depth: r.depth,
-                pv: texts(&pos, &[best]),
+                pv: notation::line_texts(&pos, &[best]),
             });
         }
     }

@@ -12,7 +12,6 @@
 
 use crate::elo::{Sprt, SprtState, Tally};
 use crate::game::{adiyukh_result, Game, GameResult, Outcome};
-use crate::notation;
 use crate::pdn::GameRecord;
 use crate::player::{EngineSpec, Failure, Go, Player};
 use crate::variant::{Scoring, Variant};
@@ -265,22 +264,25 @@ pub fn run(
     outcome.map(|()| (standing, names))
 }
 
+/// Engine `k`'s depth and node limits as words: `["depth 8", "nodes 1000"]`.
+fn limit_words(config: &MatchConfig, k: usize) -> Vec<String> {
+    let mut l = Vec::new();
+    if let Some(d) = config.depth[k] {
+        l.push(format!("depth {d}"));
+    }
+    if let Some(n) = config.nodes[k] {
+        l.push(format!("nodes {n}"));
+    }
+    l
+}
+
 /// Two engines of the same name (the same program twice) are told apart
 /// by their limits, or else by their numbers.
 fn distinct_names(names: [String; 2], config: &MatchConfig) -> [String; 2] {
     if names[0] != names[1] || config.engines.iter().any(|e| e.name.is_some()) {
         return names;
     }
-    let limit = |k: usize| {
-        let mut l = Vec::new();
-        if let Some(d) = config.depth[k] {
-            l.push(format!("depth {d}"));
-        }
-        if let Some(n) = config.nodes[k] {
-            l.push(format!("nodes {n}"));
-        }
-        l.join(" ")
-    };
+    let limit = |k: usize| limit_words(config, k).join(" ");
     if limit(0) != limit(1) {
         [0, 1].map(|k| format!("{} {}", names[k], limit(k)))
     } else {
@@ -429,13 +431,7 @@ fn play_game(
         );
     }
     for (tag, k) in [("WhiteLimit", white), ("BlackLimit", 1 - white)] {
-        let mut l = Vec::new();
-        if let Some(d) = config.depth[k] {
-            l.push(format!("depth {d}"));
-        }
-        if let Some(n) = config.nodes[k] {
-            l.push(format!("nodes {n}"));
-        }
+        let l = limit_words(config, k);
         if !l.is_empty() {
             rec.set_tag(tag, &l.join(", "));
         }
@@ -596,17 +592,6 @@ pub fn progress_bar(done: usize, total: usize, s: &Standing) -> String {
         s.tally.losses,
         100.0 * s.tally.score()
     )
-}
-
-/// The text of a move list from a game's start, for logs.
-pub fn moves_text(game: &Game) -> String {
-    let mut pos = *game.start();
-    let mut out = Vec::new();
-    for m in game.moves() {
-        out.push(notation::move_text(&pos, m));
-        pos = pos.play(m);
-    }
-    out.join(" ")
 }
 
 #[cfg(test)]

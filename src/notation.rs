@@ -97,6 +97,20 @@ pub fn move_text(pos: &Position, mv: &Move) -> String {
     s
 }
 
+/// The texts of `moves` played in turn from `pos` (a game's moves from its
+/// start, a principal variation), each in [`move_text`]'s form.
+pub fn line_texts(pos: &Position, moves: &[Move]) -> Vec<String> {
+    let mut p = *pos;
+    moves
+        .iter()
+        .map(|m| {
+            let t = move_text(&p, m);
+            p.make(m);
+            t
+        })
+        .collect()
+}
+
 /// The text of a move with numeric PDN squares (8x8 only): `22-18`, `22x15x8`.
 pub fn move_text_numeric(pos: &Position, mv: &Move) -> Option<String> {
     let g = pos.geometry();

@@ -136,13 +136,7 @@ pub fn generate(variant: Variant, opts: &GenerateOptions) -> Result<String, Stri
         if r.best.is_none() || r.score.abs() > opts.max_score {
             continue;
         }
-        let mut pos = *game.start();
-        let mut texts = Vec::new();
-        for m in game.moves() {
-            texts.push(notation::move_text(&pos, m));
-            pos = pos.play(m);
-        }
-        out.push_str(&texts.join(" "));
+        out.push_str(&notation::line_texts(game.start(), game.moves()).join(" "));
         out.push('\n');
     }
     Ok(out)

@@ -389,11 +389,9 @@ impl Player {
         };
         if !game.moves().is_empty() {
             position.push_str(" moves");
-            let mut pos = *game.start();
-            for m in game.moves() {
+            for t in notation::line_texts(game.start(), game.moves()) {
                 position.push(' ');
-                position.push_str(&notation::move_text(&pos, m));
-                pos = pos.play(m);
+                position.push_str(&t);
             }
         }
         let mut g = String::from("go");

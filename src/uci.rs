@@ -442,12 +442,7 @@ pub fn info_line(pos: &Position, info: &Info) -> String {
         Score::Win(n) => format!("win {n}"),
         Score::Loss(n) => format!("loss {n}"),
     };
-    let mut p = *pos;
-    let mut pv = Vec::with_capacity(info.pv.len());
-    for m in &info.pv {
-        pv.push(notation::move_text(&p, m));
-        p.make(m);
-    }
+    let pv = notation::line_texts(pos, &info.pv);
     format!(
         "info depth {} seldepth {} multipv {} score {} nodes {} nps {} time {} hashfull {} pv {}",
         info.depth,
