@@ -26,6 +26,7 @@ use crate::position::Position;
 use crate::tt::{Bound, Entry, TranspositionTable};
 use crate::variant::{with_rules, Rules, Scoring};
 use crate::weights::Weights;
+use smallvec::SmallVec;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -42,6 +43,13 @@ const STACK_CAPACITY: usize = 4096;
 /// Longest run of forced captures the quiescence search follows (tower
 /// kings can capture back and forth for a long time).
 const MAX_QUIESCENCE: i32 = 24;
+
+/// Slots of the table of positions being searched (a power of two).
+const BUSY_SLOTS: usize = 1 << 14;
+
+/// Least remaining depth at which a move another thread is searching is put
+/// off (shallower subtrees are cheaper to search twice than to track).
+const BUSY_MIN_DEPTH: i32 = 3;
 
 /// A clock for the side to move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -332,6 +340,11 @@ impl Searcher {
         let helper_best = Mutex::new(None);
         let helper_done = AtomicBool::new(false);
         let (soft, hard) = limits.deadlines();
+        let busy: Vec<AtomicU64> = if self.threads > 1 {
+            (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect()
+        } else {
+            Vec::new()
+        };
         let weights = self
             .weights
             .as_deref()
@@ -349,6 +362,7 @@ impl Searcher {
             helper_best: &helper_best,
             helper_done: &helper_done,
             multipv: limits.multipv.max(1),
+            busy: (!busy.is_empty()).then_some(&busy[..]),
         };
         let max_depth = if limits.infinite {
             MAX_PLY as u32 - 10
@@ -433,6 +447,10 @@ struct Shared<'a> {
     /// A helper completed the depth limit: the main thread stops.
     helper_done: &'a AtomicBool,
     multipv: usize,
+    /// With more than one thread: the positions some thread is searching
+    /// now (one key per slot), so that another thread reaching the same
+    /// position from a sibling move searches its other moves first.
+    busy: Option<&'a [AtomicU64]>,
 }
 
 /// A helper's completed iteration.
@@ -874,9 +892,35 @@ impl<'a> Worker<'a> {
     ) -> i32 {
         let mut best = -INF;
         self.pv[0].clear();
-        for i in 0..roots.len() {
-            let m = roots[i];
+        // As in `negamax_node`: a root move whose position another thread is
+        // searching is put off to the end. `order` lists the moves as they
+        // stood at the start; a new best is brought to the front of `roots`.
+        let busy = self.s.busy.filter(|_| depth >= BUSY_MIN_DEPTH);
+        let order: SmallVec<[Move; 32]> = roots.iter().copied().collect();
+        let mut deferred: SmallVec<[usize; 32]> = SmallVec::new();
+        let mut next = 0;
+        let mut later = 0;
+        loop {
+            let (i, put_off) = if next < order.len() {
+                next += 1;
+                (next - 1, false)
+            } else if later < deferred.len() {
+                later += 1;
+                (deferred[later - 1], true)
+            } else {
+                break;
+            };
+            let m = order[i];
             let child = play::<R>(pos, &m);
+            let child_key = child.key();
+            let slot = busy.map(|b| &b[child_key as usize & (BUSY_SLOTS - 1)]);
+            if let Some(slot) = slot {
+                if i > 0 && !put_off && slot.load(Ordering::Relaxed) == child_key {
+                    deferred.push(i);
+                    continue;
+                }
+                slot.store(child_key, Ordering::Relaxed);
+            }
             self.push_key::<R>(pos, m, &child);
             self.push_draw::<R>(pos, &m, &child, depth - 1);
             let score = if i == 0 {
@@ -888,6 +932,9 @@ impl<'a> Worker<'a> {
                 }
                 s
             };
+            if let Some(slot) = slot {
+                let _ = slot.compare_exchange(child_key, 0, Ordering::Relaxed, Ordering::Relaxed);
+            }
             self.pop_key::<R>();
             self.draws.pop();
             if self.stopped {
@@ -895,7 +942,14 @@ impl<'a> Worker<'a> {
             }
             if score > best {
                 best = score;
-                roots[..=i].rotate_right(1);
+                let at = if put_off {
+                    roots.iter().position(|r| r.same_result(&m)).unwrap_or(i)
+                } else {
+                    // Only moves before `i` have moved (to the front), and
+                    // the deferred ones among them stayed in order.
+                    i
+                };
+                roots[..=at].rotate_right(1);
                 if score > alpha {
                     alpha = score;
                     self.update_pv(0, m);
@@ -1023,19 +1077,48 @@ impl<'a> Worker<'a> {
         let mut best = -INF;
         let mut best_index = 0usize;
         let captures = self.stack[base].is_capture();
-        for i in 0..n {
-            // Selection sort: take the best remaining move.
-            let order = &mut self.order[order_base..order_base + n];
-            let mut j = i;
-            for k in i + 1..n {
-                if order[k].0 > order[j].0 {
-                    j = k;
+        // Moves whose position another thread is searching, put off to the
+        // end (ABDADA's idea): (ordinal, index in the generator's order).
+        let busy = self.s.busy.filter(|_| depth >= BUSY_MIN_DEPTH);
+        let mut deferred: SmallVec<[(usize, usize); 16]> = SmallVec::new();
+        let mut next = 0;
+        let mut later = 0;
+        loop {
+            let (i, index, put_off) = if next < n {
+                // Selection sort: take the best remaining move.
+                let i = next;
+                next += 1;
+                let order = &mut self.order[order_base..order_base + n];
+                let mut j = i;
+                for k in i + 1..n {
+                    if order[k].0 > order[j].0 {
+                        j = k;
+                    }
                 }
-            }
-            order.swap(i, j);
-            let index = order[i].1 as usize;
+                order.swap(i, j);
+                (i, order[i].1 as usize, false)
+            } else if later < deferred.len() {
+                later += 1;
+                let (i, index) = deferred[later - 1];
+                (i, index, true)
+            } else {
+                break;
+            };
             let m = self.stack[base + index];
             let child = play::<R>(pos, &m);
+            let child_key = child.key();
+            let slot = busy.map(|b| &b[child_key as usize & (BUSY_SLOTS - 1)]);
+            if let Some(slot) = slot {
+                if i > 0 && !put_off && slot.load(Ordering::Relaxed) == child_key {
+                    deferred.push((i, index));
+                    continue;
+                }
+                slot.store(child_key, Ordering::Relaxed);
+            }
+            if depth > 1 {
+                // The child probes the table first thing: start the load.
+                self.s.tt.prefetch(child_key);
+            }
             self.push_key::<R>(pos, m, &child);
             // No search of the child goes deeper than depth - 1.
             self.push_draw::<R>(pos, &m, &child, depth - 1);
@@ -1058,6 +1141,10 @@ impl<'a> Worker<'a> {
                 }
                 s
             };
+            if let Some(slot) = slot {
+                // Free the slot unless another position took it meanwhile.
+                let _ = slot.compare_exchange(child_key, 0, Ordering::Relaxed, Ordering::Relaxed);
+            }
             self.pop_key::<R>();
             self.draws.pop();
             if self.stopped {
