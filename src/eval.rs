@@ -25,7 +25,7 @@
 //! }
 //! ```
 
-use crate::board::{shift, Color, Geometry, MAX_BITS};
+use crate::board::{shift, Color, Geometry, Rays, MAX_BITS};
 use crate::position::Position;
 use crate::variant::Variant;
 use crate::weights::{param, Weights};
@@ -168,6 +168,7 @@ struct Tables {
     main_road: u64,
     /// c1 and e1.
     key_back: u64,
+    rays: &'static Rays,
 }
 
 const fn tables(g: Geometry) -> Tables {
@@ -176,6 +177,7 @@ const fn tables(g: Geometry) -> Tables {
         bits: g.half as u32 * 8 + 4,
         half: g.half as i32,
         board: g.board_mask(),
+        rays: g.rays(),
         ranks: [0; 8],
         rank_of: [0; MAX_BITS],
         cone: [0; MAX_BITS],
@@ -246,6 +248,7 @@ const fn turned(t: &Tables) -> Tables {
         bits: t.bits,
         half: t.half,
         board: t.board,
+        rays: t.rays,
         ranks: [0; 8],
         rank_of: [0; MAX_BITS],
         cone: [0; MAX_BITS],
@@ -385,17 +388,20 @@ fn men_side<R: Record, const P: bool>(
         }
     }
 
+    // Squares each king reaches (turning the board maps diagonals onto
+    // diagonals, so the board's rays serve either view).
     let mut reach = 0;
     let mut k = kings;
-    while k != 0 {
-        let sq = k & k.wrapping_neg();
-        k &= k - 1;
-        for step in [t.half, t.half + 1, -t.half, -t.half - 1] {
-            let mut b = shift(sq, step) & empty;
-            while b != 0 {
-                reach += 1;
-                b = shift(b, step) & empty;
+    if k != 0 {
+        let occupied = t.board & !empty;
+        while k != 0 {
+            let sq = k.trailing_zeros() as usize;
+            k &= k - 1;
+            let mut squares = 0;
+            for d in 0..4 {
+                squares |= t.rays.scan(d, sq, occupied).1;
             }
+            reach += pop::<P>(squares);
         }
     }
     let king_mobility = w.king_mobility * reach;

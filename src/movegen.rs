@@ -120,21 +120,37 @@ impl Board {
     /// an enemy one with an empty square behind it.
     #[inline(always)]
     fn king_can_capture<R: Rules>(&self) -> bool {
+        let occupied = R::BOARD & !self.empty;
         let mut k = self.kings;
         while k != 0 {
-            let sq = k & k.wrapping_neg();
+            let sq = k.trailing_zeros() as usize;
             k &= k - 1;
-            for step in R::STEPS {
-                let mut b = shift(sq, step);
-                while b & self.empty != 0 {
-                    b = shift(b, step);
+            for (d, step) in R::STEPS.into_iter().enumerate() {
+                if R::RAYS.ray(d, sq) & self.opp == 0 {
+                    continue;
                 }
-                if shift(b & self.opp, step) & self.empty != 0 {
+                let (first, _) = R::RAYS.scan(d, sq, occupied);
+                if shift(first & self.opp, step) & self.empty != 0 {
                     return true;
                 }
             }
         }
         false
+    }
+}
+
+/// The empty squares a king on `sq` reaches in direction `d`, nearest
+/// first, one at a time into `f`.
+#[inline(always)]
+fn each_nearest_first(d: usize, mut squares: Bitboard, mut f: impl FnMut(u8)) {
+    while squares != 0 {
+        let s = if d < 2 {
+            squares.trailing_zeros()
+        } else {
+            63 - squares.leading_zeros()
+        };
+        squares &= !(1u64 << s);
+        f(s as u8);
     }
 }
 
@@ -162,16 +178,13 @@ pub(crate) fn count<R: Rules>(pos: &Position) -> usize {
     let mut n = (shift(b.men, R::STEPS[f1]) & b.empty).count_ones()
         + (shift(b.men, R::STEPS[f2]) & b.empty).count_ones();
     if R::KING_QUIET {
+        let occupied = R::BOARD & !b.empty;
         let mut k = b.kings;
         while k != 0 {
-            let sq = k & k.wrapping_neg();
+            let sq = k.trailing_zeros() as usize;
             k &= k - 1;
-            for step in R::STEPS {
-                let mut t = shift(sq, step) & b.empty;
-                while t != 0 {
-                    n += 1;
-                    t = shift(t, step) & b.empty;
-                }
+            for d in 0..4 {
+                n += R::RAYS.scan(d, sq, occupied).1.count_ones();
             }
         }
     }
@@ -240,16 +253,14 @@ fn quiet_moves<R: Rules, S: MoveSink>(b: &Board, list: &mut S) {
         }
     }
     if R::KING_QUIET {
+        let occupied = R::BOARD & !empty;
         let mut k = kings;
         while k != 0 {
             let from = bit(k);
             k &= k - 1;
-            for step in R::STEPS {
-                let mut b = shift(1u64 << from, step) & empty;
-                while b != 0 {
-                    list.push(Move::quiet(from, bit(b), false));
-                    b = shift(b, step) & empty;
-                }
+            for d in 0..4 {
+                let (_, reach) = R::RAYS.scan(d, from as usize, occupied);
+                each_nearest_first(d, reach, |to| list.push(Move::quiet(from, to, false)));
             }
         }
     }
@@ -506,37 +517,33 @@ impl<R: Rules, const MODE: u8, S: MoveSink> Walk<'_, R, MODE, S> {
             if last == Some(3 - d) {
                 continue;
             }
-            let step = R::STEPS[d];
-            let empty = self.empty();
-            let mut b = shift(1u64 << sq, step);
-            while b & empty != 0 {
-                b = shift(b, step);
-            }
-            let victim = b & self.jumpable();
+            // The first piece on the diagonal, if it can be jumped, and the
+            // empty squares beyond it up to the next piece: the landing
+            // squares (no take changes them).
+            let occupied = self.mine | self.opp;
+            let (first, _) = R::RAYS.scan(d, sq as usize, occupied);
+            let victim = first & self.jumpable();
             if victim == 0 {
                 continue;
             }
-            let mut land = shift(victim, step) & empty;
+            let (_, land) = R::RAYS.scan(d, bit(victim) as usize, occupied);
             if land == 0 {
                 continue;
             }
             found = true;
-            let t = self.take(victim, bit(land));
+            let t = self.take(victim, 0);
             // Landing squares from which the capture cannot go on; recorded
             // only if no landing square lets it go on.
             let mut stops: Bitboard = 0;
             let mut goes_on = false;
-            while land != 0 {
-                let l = bit(land);
+            each_nearest_first(d, land, |l| {
                 self.reland(l);
                 if self.king_jumps(l, Some(d)) {
                     goes_on = true;
                 } else {
-                    stops |= land;
+                    stops |= 1u64 << l;
                 }
-                // Squares beyond a landing square: still empty after the take.
-                land = shift(land, step) & self.empty();
-            }
+            });
             if !goes_on {
                 while stops != 0 {
                     let l = bit(stops);

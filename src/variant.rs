@@ -203,6 +203,7 @@ pub(crate) trait Rules {
         Self::GEOMETRY.promotion_mask(crate::board::Color::White),
         Self::GEOMETRY.promotion_mask(crate::board::Color::Black),
     ];
+    const RAYS: &'static crate::board::Rays = Self::GEOMETRY.rays();
     const STEPS: [i32; 4] = [
         Self::GEOMETRY.step(crate::board::Direction::NorthWest),
         Self::GEOMETRY.step(crate::board::Direction::NorthEast),
