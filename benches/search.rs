@@ -16,7 +16,9 @@
 //!   search different trees, so only the time is compared.
 //!
 //! Every iteration gets a new `Searcher` (built outside the timed part), so
-//! no iteration profits from the table of an earlier one.
+//! no iteration profits from the table of an earlier one. Making a searcher
+//! touches every page of its table, so the system's handing out of memory
+//! is not timed either (an engine does it once, at start or on a new Hash).
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, SamplingMode, Throughput};
 use shashki::game::Game;
