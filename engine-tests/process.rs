@@ -63,6 +63,11 @@ impl Engine {
         }
     }
 
+    /// The engine's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// The next line within `wait`.
     pub fn recv(&self, wait: Duration) -> Result<String, RecvTimeoutError> {
         self.lines.recv_timeout(wait)

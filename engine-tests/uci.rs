@@ -264,3 +264,54 @@ proptest! {
         }
     }
 }
+
+/// The engine's resident memory in MiB (Linux's /proc).
+#[cfg(target_os = "linux")]
+fn resident_mib(pid: u32) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("/proc status");
+    let kib: f64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("a VmRSS line");
+    kib / 1024.0
+}
+
+/// The Hash option is the table's memory, all of it and no more: a bigger
+/// table is resident at once (no search pays for first touches), a search
+/// adds little, and a smaller table gives the memory back.
+#[cfg(target_os = "linux")]
+#[test]
+fn resident_memory_follows_the_hash_option() {
+    let mut e = Engine::start();
+    let mut ready = |e: &mut Engine| {
+        e.send("isready");
+        e.expect("readyok", SECOND * 20);
+    };
+    e.send("setoption name Hash value 1");
+    ready(&mut e);
+    let small = resident_mib(e.pid());
+    e.send("setoption name Hash value 200");
+    ready(&mut e);
+    let big = resident_mib(e.pid());
+    assert!(
+        (199.0..=208.0).contains(&(big - small)),
+        "Hash 1 -> 200 MiB: resident {small:.1} -> {big:.1} MiB"
+    );
+    e.send("position startpos");
+    e.send("go depth 12");
+    e.expect("bestmove", SECOND * 60);
+    let searched = resident_mib(e.pid());
+    assert!(
+        searched - big < 16.0,
+        "a search on a 200 MiB table: resident {big:.1} -> {searched:.1} MiB"
+    );
+    e.send("setoption name Hash value 1");
+    ready(&mut e);
+    let back = resident_mib(e.pid());
+    assert!(
+        back < small + 16.0,
+        "Hash 200 -> 1 MiB: resident {searched:.1} -> {back:.1} MiB (first {small:.1})"
+    );
+    e.close();
+}
