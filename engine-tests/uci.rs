@@ -284,7 +284,7 @@ fn resident_mib(pid: u32) -> f64 {
 #[test]
 fn resident_memory_follows_the_hash_option() {
     let mut e = Engine::start();
-    let mut ready = |e: &mut Engine| {
+    let ready = |e: &mut Engine| {
         e.send("isready");
         e.expect("readyok", SECOND * 20);
     };
