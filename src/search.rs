@@ -521,6 +521,18 @@ fn first_repeatable(game: &Game) -> usize {
     })
 }
 
+/// The first entry of `order[from..]` with the highest ordering score.
+#[inline(always)]
+fn best_from(order: &[(i32, u16)], from: usize) -> usize {
+    let mut j = from;
+    for k in from + 1..order.len() {
+        if order[k].0 > order[j].0 {
+            j = k;
+        }
+    }
+    j
+}
+
 /// The position after `m` (copy-make).
 #[inline(always)]
 fn play<R: Rules>(pos: &Position, m: &Move) -> Position {
@@ -1045,6 +1057,11 @@ impl<'a> Worker<'a> {
                 0
             };
         }
+        if depth > 1 && !R::TOWERS {
+            for m in &self.stack[base..] {
+                self.s.tt.prefetch(pos.key_after::<R>(m));
+            }
+        }
         let tt_index = entry
             .and_then(|e| e.move_index.map(|i| (usize::from(i), e.move_from)))
             .and_then(|(i, from)| (i < n && self.stack[base + i].from().0 == from).then_some(i));
@@ -1083,19 +1100,23 @@ impl<'a> Worker<'a> {
         let mut deferred: SmallVec<[(usize, usize); 16]> = SmallVec::new();
         let mut next = 0;
         let mut later = 0;
+        // The move after the one being searched, picked in advance so that
+        // its table bucket is on its way while this one is searched.
+        let mut peeked = None;
         loop {
             let (i, index, put_off) = if next < n {
                 // Selection sort: take the best remaining move.
                 let i = next;
                 next += 1;
                 let order = &mut self.order[order_base..order_base + n];
-                let mut j = i;
-                for k in i + 1..n {
-                    if order[k].0 > order[j].0 {
-                        j = k;
-                    }
-                }
+                let j = peeked.take().unwrap_or_else(|| best_from(order, i));
                 order.swap(i, j);
+                if depth > 1 && next < n {
+                    let j = best_from(order, next);
+                    peeked = Some(j);
+                    let m = &self.stack[base + order[j].1 as usize];
+                    self.s.tt.prefetch(pos.key_after::<R>(m));
+                }
                 (i, order[i].1 as usize, false)
             } else if later < deferred.len() {
                 later += 1;
