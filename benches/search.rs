@@ -46,8 +46,10 @@ const NPS: &[(Variant, u32, &[Named])] = &[
                 "opening-line",
                 "W:Wa1,c1,e1,g1,d2,f2,a3,c3,e3,g3:Be5,g5,b6,d6,h6,a7,g7,b8,f8,h8",
             ),
+            // Eleven pieces, four of them kings (the name was
+            // "kings-middlegame" before 2026-11-30).
             (
-                "kings-middlegame",
+                "kings-ending",
                 "W:Wb2,Kd2,a3,g3,Kf4:BKa5,b6,h6,g7,Kb8,f8",
             ),
         ],
@@ -64,7 +66,7 @@ const NPS: &[(Variant, u32, &[Named])] = &[
                 "W:Wa1,c1,e1,g1,b2,f2,h2,a3,b4:Bg5,b6,f6,h6,a7,b8,d8,f8,h8",
             ),
             (
-                "kings-middlegame",
+                "kings-ending",
                 "W:Wb2,Kd2,a3,g3,Kf4:BKa5,b6,h6,g7,Kb8,f8",
             ),
         ],
@@ -109,10 +111,7 @@ const TIME_TO_DEPTH_POSITIONS: &[Named] = &[
         "opening-line",
         "W:Wa1,c1,e1,g1,d2,f2,a3,c3,e3,g3:Be5,g5,b6,d6,h6,a7,g7,b8,f8,h8",
     ),
-    (
-        "kings-middlegame",
-        "W:Wb2,Kd2,a3,g3,Kf4:BKa5,b6,h6,g7,Kb8,f8",
-    ),
+    ("kings-ending", "W:Wb2,Kd2,a3,g3,Kf4:BKa5,b6,h6,g7,Kb8,f8"),
 ];
 
 fn game(variant: Variant, text: &str) -> Game {
