@@ -47,6 +47,38 @@ const MAX_QUIESCENCE: i32 = 24;
 /// Slots of the table of positions being searched (a power of two).
 const BUSY_SLOTS: usize = 1 << 14;
 
+/// The positions the threads of a search are in now (ABDADA's idea), one
+/// key per slot: a thread that reaches a position another one is searching
+/// from a sibling move searches its other moves first. A collision only
+/// costs a move put off or searched twice.
+struct Busy(Vec<AtomicU64>);
+
+impl Busy {
+    fn new() -> Busy {
+        Busy((0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect())
+    }
+
+    fn slot(&self, key: u64) -> &AtomicU64 {
+        &self.0[key as usize & (BUSY_SLOTS - 1)]
+    }
+
+    /// Whether some thread is searching the position of `key`.
+    fn taken(&self, key: u64) -> bool {
+        self.slot(key).load(Ordering::Relaxed) == key
+    }
+
+    fn enter(&self, key: u64) {
+        self.slot(key).store(key, Ordering::Relaxed);
+    }
+
+    /// Free the slot unless another position took it meanwhile.
+    fn leave(&self, key: u64) {
+        let _ = self
+            .slot(key)
+            .compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
+}
+
 /// Least remaining depth at which a move another thread is searching is put
 /// off (shallower subtrees are cheaper to search twice than to track).
 const BUSY_MIN_DEPTH: i32 = 3;
@@ -340,11 +372,7 @@ impl Searcher {
         let helper_best = Mutex::new(None);
         let helper_done = AtomicBool::new(false);
         let (soft, hard) = limits.deadlines();
-        let busy: Vec<AtomicU64> = if self.threads > 1 {
-            (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect()
-        } else {
-            Vec::new()
-        };
+        let busy = (self.threads > 1).then(Busy::new);
         let weights = self
             .weights
             .as_deref()
@@ -362,7 +390,7 @@ impl Searcher {
             helper_best: &helper_best,
             helper_done: &helper_done,
             multipv: limits.multipv.max(1),
-            busy: (!busy.is_empty()).then_some(&busy[..]),
+            busy: busy.as_ref(),
         };
         let max_depth = if limits.infinite {
             MAX_PLY as u32 - 10
@@ -447,10 +475,8 @@ struct Shared<'a> {
     /// A helper completed the depth limit: the main thread stops.
     helper_done: &'a AtomicBool,
     multipv: usize,
-    /// With more than one thread: the positions some thread is searching
-    /// now (one key per slot), so that another thread reaching the same
-    /// position from a sibling move searches its other moves first.
-    busy: Option<&'a [AtomicU64]>,
+    /// With more than one thread: the positions being searched.
+    busy: Option<&'a Busy>,
 }
 
 /// A helper's completed iteration.
@@ -925,13 +951,12 @@ impl<'a> Worker<'a> {
             let m = order[i];
             let child = play::<R>(pos, &m);
             let child_key = child.key();
-            let slot = busy.map(|b| &b[child_key as usize & (BUSY_SLOTS - 1)]);
-            if let Some(slot) = slot {
-                if i > 0 && !put_off && slot.load(Ordering::Relaxed) == child_key {
+            if let Some(b) = busy {
+                if i > 0 && !put_off && b.taken(child_key) {
                     deferred.push(i);
                     continue;
                 }
-                slot.store(child_key, Ordering::Relaxed);
+                b.enter(child_key);
             }
             self.push_key::<R>(pos, m, &child);
             self.push_draw::<R>(pos, &m, &child, depth - 1);
@@ -944,8 +969,8 @@ impl<'a> Worker<'a> {
                 }
                 s
             };
-            if let Some(slot) = slot {
-                let _ = slot.compare_exchange(child_key, 0, Ordering::Relaxed, Ordering::Relaxed);
+            if let Some(b) = busy {
+                b.leave(child_key);
             }
             self.pop_key::<R>();
             self.draws.pop();
@@ -1057,7 +1082,9 @@ impl<'a> Worker<'a> {
                 0
             };
         }
-        if depth > 1 && !R::TOWERS {
+        if depth > 1 {
+            // Every child probes the table first thing: start the loads of
+            // their buckets now, together, so they overlap.
             for m in &self.stack[base..] {
                 self.s.tt.prefetch(pos.key_after::<R>(m));
             }
@@ -1100,23 +1127,14 @@ impl<'a> Worker<'a> {
         let mut deferred: SmallVec<[(usize, usize); 16]> = SmallVec::new();
         let mut next = 0;
         let mut later = 0;
-        // The move after the one being searched, picked in advance so that
-        // its table bucket is on its way while this one is searched.
-        let mut peeked = None;
         loop {
             let (i, index, put_off) = if next < n {
                 // Selection sort: take the best remaining move.
                 let i = next;
                 next += 1;
                 let order = &mut self.order[order_base..order_base + n];
-                let j = peeked.take().unwrap_or_else(|| best_from(order, i));
+                let j = best_from(order, i);
                 order.swap(i, j);
-                if depth > 1 && next < n {
-                    let j = best_from(order, next);
-                    peeked = Some(j);
-                    let m = &self.stack[base + order[j].1 as usize];
-                    self.s.tt.prefetch(pos.key_after::<R>(m));
-                }
                 (i, order[i].1 as usize, false)
             } else if later < deferred.len() {
                 later += 1;
@@ -1128,17 +1146,12 @@ impl<'a> Worker<'a> {
             let m = self.stack[base + index];
             let child = play::<R>(pos, &m);
             let child_key = child.key();
-            let slot = busy.map(|b| &b[child_key as usize & (BUSY_SLOTS - 1)]);
-            if let Some(slot) = slot {
-                if i > 0 && !put_off && slot.load(Ordering::Relaxed) == child_key {
+            if let Some(b) = busy {
+                if i > 0 && !put_off && b.taken(child_key) {
                     deferred.push((i, index));
                     continue;
                 }
-                slot.store(child_key, Ordering::Relaxed);
-            }
-            if depth > 1 {
-                // The child probes the table first thing: start the load.
-                self.s.tt.prefetch(child_key);
+                b.enter(child_key);
             }
             self.push_key::<R>(pos, m, &child);
             // No search of the child goes deeper than depth - 1.
@@ -1162,9 +1175,8 @@ impl<'a> Worker<'a> {
                 }
                 s
             };
-            if let Some(slot) = slot {
-                // Free the slot unless another position took it meanwhile.
-                let _ = slot.compare_exchange(child_key, 0, Ordering::Relaxed, Ordering::Relaxed);
+            if let Some(b) = busy {
+                b.leave(child_key);
             }
             self.pop_key::<R>();
             self.draws.pop();
