@@ -451,15 +451,21 @@ impl Rays {
         if blockers == 0 {
             return (0, ray);
         }
-        // North-west and north-east go to higher bits: the nearest is the
-        // lowest; south the highest.
-        let first = if d < 2 {
-            blockers & blockers.wrapping_neg()
-        } else {
-            1u64 << (63 - blockers.leading_zeros())
-        };
-        let beyond = self.0[d][first.trailing_zeros() as usize];
-        (first, ray & !(beyond | first))
+        let at = nearest(d, blockers);
+        let first = 1u64 << at;
+        (first, ray & !(self.0[d][at as usize] | first))
+    }
+}
+
+/// Of some squares on one ray in direction `d` (not empty), the index of
+/// the one nearest the ray's start: north-west and north-east go to higher
+/// bits, so the lowest; south the highest.
+#[inline(always)]
+pub fn nearest(d: usize, squares: Bitboard) -> u32 {
+    if d < 2 {
+        squares.trailing_zeros()
+    } else {
+        63 - squares.leading_zeros()
     }
 }
 

@@ -17,7 +17,7 @@
 //! sequences are kept. Moves with the same start, final square and resulting
 //! position are kept once.
 
-use crate::board::{shift, Bitboard, Color};
+use crate::board::{nearest, shift, Bitboard, Color};
 use crate::moves::{Move, MoveList, MoveSink, MAX_JUMPS};
 use crate::position::Position;
 use crate::variant::{with_rules, Rules};
@@ -144,11 +144,7 @@ impl Board {
 #[inline(always)]
 fn each_nearest_first(d: usize, mut squares: Bitboard, mut f: impl FnMut(u8)) {
     while squares != 0 {
-        let s = if d < 2 {
-            squares.trailing_zeros()
-        } else {
-            63 - squares.leading_zeros()
-        };
+        let s = nearest(d, squares);
         squares &= !(1u64 << s);
         f(s as u8);
     }
