@@ -80,7 +80,7 @@ impl Buckets {
         Buckets::allocated(len)
     }
 
-    /// An anonymous mapping (zero pages, touched lazily), 2 MiB aligned and
+    /// An anonymous mapping (zeroed by the system), 2 MiB aligned and
     /// advised for huge pages (a hint: without them it works the same).
     #[cfg(target_os = "linux")]
     fn mapped(len: usize, bytes: usize) -> Option<Buckets> {
@@ -110,10 +110,7 @@ impl Buckets {
             if offset > 0 {
                 libc::munmap(base, offset);
             }
-            let tail = HUGE_PAGE - offset;
-            if tail > 0 {
-                libc::munmap(start.add(bytes) as *mut libc::c_void, tail);
-            }
+            libc::munmap(start.add(bytes) as *mut libc::c_void, HUGE_PAGE - offset);
             start as *mut libc::c_void
         };
         // SAFETY: advice on our own mapping; refused advice is harmless.
