@@ -276,8 +276,9 @@ impl Position {
         with_rules!(self.variant, R => self.make_with::<R>(mv))
     }
 
-    /// The key of the position after `mv`, without making it (a quick
-    /// sum for the table's prefetch; the tower variants make the move).
+    /// The key of the position after `mv`, without making it: for men and
+    /// kings a few xors (the search's table prefetch, and `make_with`'s own
+    /// key); the tower variants make the move.
     #[inline(always)]
     pub(crate) fn key_after<R: Rules>(&self, mv: &Move) -> u64 {
         if R::TOWERS {
@@ -330,25 +331,21 @@ impl Position {
             self.set_counts(to, own, other);
             self.pieces[me.index()] |= to.bb();
             self.key ^= keys.tower(me, own, other, to);
+            self.key ^= keys.side;
         } else {
-            let was_king = self.kings & from.bb() != 0;
-            let is_king = was_king || mv.promotes;
-            self.key ^= keys.piece(me, was_king, from);
+            // The key first, from the board before the move.
+            self.key = self.key_after::<R>(mv);
+            let is_king = self.kings & from.bb() != 0 || mv.promotes;
             self.pieces[me.index()] &= !from.bb();
             self.kings &= !from.bb();
-            for sq in squares(mv.captured) {
-                self.key ^= keys.piece(them, self.kings & sq.bb() != 0, sq);
-            }
             self.pieces[them.index()] &= !mv.captured;
             self.kings &= !mv.captured;
             self.pieces[me.index()] |= to.bb();
             if is_king {
                 self.kings |= to.bb();
             }
-            self.key ^= keys.piece(me, is_king, to);
         }
         self.side = them;
-        self.key ^= keys.side;
     }
 }
 
