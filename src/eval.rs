@@ -390,19 +390,17 @@ fn men_side<R: Record, const P: bool>(
 
     // Squares each king reaches (turning the board maps diagonals onto
     // diagonals, so the board's rays serve either view).
+    let occupied = t.board & !empty;
     let mut reach = 0;
     let mut k = kings;
-    if k != 0 {
-        let occupied = t.board & !empty;
-        while k != 0 {
-            let sq = k.trailing_zeros() as usize;
-            k &= k - 1;
-            let mut squares = 0;
-            for d in 0..4 {
-                squares |= t.rays.scan(d, sq, occupied).1;
-            }
-            reach += pop::<P>(squares);
+    while k != 0 {
+        let sq = k.trailing_zeros() as usize;
+        k &= k - 1;
+        let mut squares = 0;
+        for d in 0..4 {
+            squares |= t.rays.scan(d, sq, occupied).1;
         }
+        reach += pop::<P>(squares);
     }
     let king_mobility = w.king_mobility * reach;
     rec.coef(sign, param::KING_MOBILITY, reach as f64);
