@@ -33,27 +33,25 @@ const HASH_MIB: usize = 16;
 /// A named position.
 type Named = (&'static str, &'static str);
 
+/// Eleven pieces, four of them kings (the name was "kings-middlegame"
+/// before 2026-11-30); Russian and Brazilian.
+const KINGS_ENDING: Named = ("kings-ending", "W:Wb2,Kd2,a3,g3,Kf4:BKa5,b6,h6,g7,Kb8,f8");
+
+/// The Russian positions (also those of the time-to-depth benchmark).
+const RUSSIAN: &[Named] = &[
+    ("start", "startpos"),
+    // After g3-f4 d6-e5 f4:d6 e7:c5 c3-b4 d8-e7 b4:d6 c7:e5 h2-g3
+    // e7-d6 b2-c3 f6-g5.
+    (
+        "opening-line",
+        "W:Wa1,c1,e1,g1,d2,f2,a3,c3,e3,g3:Be5,g5,b6,d6,h6,a7,g7,b8,f8,h8",
+    ),
+    KINGS_ENDING,
+];
+
 /// Per variant: the search depth and the positions.
 const NPS: &[(Variant, u32, &[Named])] = &[
-    (
-        Variant::Russian,
-        12,
-        &[
-            ("start", "startpos"),
-            // After g3-f4 d6-e5 f4:d6 e7:c5 c3-b4 d8-e7 b4:d6 c7:e5 h2-g3
-            // e7-d6 b2-c3 f6-g5.
-            (
-                "opening-line",
-                "W:Wa1,c1,e1,g1,d2,f2,a3,c3,e3,g3:Be5,g5,b6,d6,h6,a7,g7,b8,f8,h8",
-            ),
-            // Eleven pieces, four of them kings (the name was
-            // "kings-middlegame" before 2026-11-30).
-            (
-                "kings-ending",
-                "W:Wb2,Kd2,a3,g3,Kf4:BKa5,b6,h6,g7,Kb8,f8",
-            ),
-        ],
-    ),
+    (Variant::Russian, 12, RUSSIAN),
     (
         Variant::Brazilian,
         12,
@@ -65,10 +63,7 @@ const NPS: &[(Variant, u32, &[Named])] = &[
                 "opening-line",
                 "W:Wa1,c1,e1,g1,b2,f2,h2,a3,b4:Bg5,b6,f6,h6,a7,b8,d8,f8,h8",
             ),
-            (
-                "kings-ending",
-                "W:Wb2,Kd2,a3,g3,Kf4:BKa5,b6,h6,g7,Kb8,f8",
-            ),
+            KINGS_ENDING,
         ],
     ),
     (
@@ -101,18 +96,10 @@ const NPS: &[(Variant, u32, &[Named])] = &[
     ),
 ];
 
-/// Time to depth: Russian, these depths, these positions. At depth 13 the
-/// opening line takes about 60 ms, where starting a thread is a visible
-/// share; depth 15 shows the speed-up of searches that last.
+/// Time to depth: these depths, over the Russian positions. At depth 13
+/// the opening line takes about 60 ms, where starting a thread is a
+/// visible share; depth 15 shows the speed-up of searches that last.
 const TIME_TO_DEPTH: &[u32] = &[13, 15];
-const TIME_TO_DEPTH_POSITIONS: &[Named] = &[
-    ("start", "startpos"),
-    (
-        "opening-line",
-        "W:Wa1,c1,e1,g1,d2,f2,a3,c3,e3,g3:Be5,g5,b6,d6,h6,a7,g7,b8,f8,h8",
-    ),
-    ("kings-ending", "W:Wb2,Kd2,a3,g3,Kf4:BKa5,b6,h6,g7,Kb8,f8"),
-];
 
 fn game(variant: Variant, text: &str) -> Game {
     Game::from_text(variant, text)
@@ -169,7 +156,7 @@ fn time_to_depth(c: &mut Criterion) {
                 .sample_size(10)
                 .warm_up_time(Duration::from_millis(500))
                 .measurement_time(Duration::from_secs(4));
-            for &(name, text) in TIME_TO_DEPTH_POSITIONS {
+            for &(name, text) in RUSSIAN {
                 let g = game(Variant::Russian, text);
                 let (_, reached) = search_once(&g, depth, threads);
                 assert_eq!(reached, depth, "{name}: depth reached");
