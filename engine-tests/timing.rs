@@ -26,9 +26,34 @@ fn ready_engine() -> Engine {
 /// One test, so the two never run at the same time.
 #[test]
 fn timing() {
+    new_game_is_quick();
     clock_game_at_100ms_plus_10ms_is_never_lost_on_time(Variant::Russian);
     clock_game_at_100ms_plus_10ms_is_never_lost_on_time(Variant::Adiyukh80);
     stop_answers_quickly_and_isready_answers_while_searching();
+}
+
+/// `ucinewgame` forgets the table in place: a GUI that sends it and then
+/// `go` at once (no `isready` between) must not see the clearing eat into
+/// its clock. 64 MiB of zeros take a few milliseconds; a fresh table from
+/// the system took 60-180 ms here and lost a game on time at 100 ms.
+fn new_game_is_quick() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect("uciok", SECOND * 10);
+    e.send("isready");
+    e.expect("readyok", SECOND * 10);
+    for _ in 0..5 {
+        let sent = Instant::now();
+        e.send("ucinewgame");
+        e.send("isready");
+        e.expect("readyok", SECOND * 5);
+        let took = sent.elapsed();
+        assert!(
+            took < Duration::from_millis(50),
+            "ucinewgame + isready took {took:?}"
+        );
+    }
+    e.close();
 }
 
 /// Games of the engine against itself at 100 ms + 10 ms per move, at least
