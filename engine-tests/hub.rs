@@ -383,6 +383,54 @@ fn hub_think_answers_a_legal_move_with_info() {
     s.quit();
 }
 
+/// Hub clocks too teach the engine what the client takes between moves:
+/// the time sent for the second move is 300 ms less than the first move's
+/// clock minus the engine's own time (Hub counts this move's increment as
+/// already in `time`, so the increment is taken out, as pydraughts does).
+#[test]
+fn hub_clocks_teach_the_engine_the_overhead() {
+    let (mut s, _) = Session::start();
+    s.send("set-param name=move-overhead value=0");
+    s.send("init");
+    s.expect("ready");
+    s.send(&format!("pos pos={START}"));
+    s.send("level time=2.99 inc=0.01");
+    let sent = Instant::now();
+    s.send("go think");
+    let (done, before) = s.expect("done");
+    let took = sent.elapsed().as_millis() as u64;
+    assert!(
+        !before.iter().any(|l| l.starts_with("info string")),
+        "{before:?}"
+    );
+    let start = Position::start(Variant::Russian);
+    let best = arg(&done, "move").expect("a move");
+    let mid = after(&start, &[&best], false);
+    let reply = shashki::hub::move_text(&mid, &mid.legal_moves()[0], shashki::hub::MoveNumbers::A1);
+    s.send(&format!("pos pos={START} moves=\"{best} {reply}\""));
+    // Clock before the first move 3000 ms; after it 3000 - took - 300 + 10.
+    let left = 3000 + 10 - took - 300;
+    s.send(&format!(
+        "level time={:.3} inc=0.01",
+        (left - 10) as f64 / 1000.0
+    ));
+    s.send("go think");
+    let (_, before) = s.expect("done");
+    let note = before
+        .iter()
+        .find(|l| l.starts_with("info string="))
+        .unwrap_or_else(|| panic!("no overhead note in {before:?}"));
+    let text = arg(note, "string").unwrap();
+    let ms: u64 = text
+        .strip_prefix("move overhead: the client takes about ")
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{note}"));
+    // Half of the 300 ms and of the pipes' share (so at least 150).
+    assert!((150..=170).contains(&ms), "{note}");
+    s.quit();
+}
+
 #[test]
 fn hub_ping_during_a_search_and_stop() {
     let (mut s, _) = Session::start();

@@ -6,6 +6,7 @@
 mod process;
 
 use process::Engine;
+use shashki::clock::Clock;
 use shashki::game::Game;
 use shashki::{notation, Variant};
 use std::time::{Duration, Instant};
@@ -30,6 +31,7 @@ fn timing() {
     clock_game_at_100ms_plus_10ms_is_never_lost_on_time(Variant::Russian);
     clock_game_at_100ms_plus_10ms_is_never_lost_on_time(Variant::Adiyukh80);
     stop_answers_quickly_and_isready_answers_while_searching();
+    a_slow_client_never_costs_a_game_on_time();
 }
 
 /// `ucinewgame` forgets the table in place: a GUI that sends it and then
@@ -129,4 +131,151 @@ fn stop_answers_quickly_and_isready_answers_while_searching() {
     let text = best.split_whitespace().nth(1).unwrap();
     assert!(notation::parse_move(&shashki::Position::start(Variant::Russian), text).is_ok());
     e.close();
+}
+
+/// What the slow client of [`a_slow_client_never_costs_a_game_on_time`]
+/// takes around every move, in milliseconds: half before it sends `go` (the
+/// clock already running), half after it reads `bestmove`.
+const CLIENT_DELAY_MS: u64 = 8;
+const BASE_MS: u64 = 300;
+const INC_MS: u64 = 3;
+/// The delay is larger than the increment, so every move drains at least
+/// 5 ms whatever the engine does (and the pipes add a millisecond or two):
+/// 300 ms last at most 60 moves of a side, or about 40 at 7 ms. Games end
+/// (drawn) at 50 plies, 24 engine moves a side: about 170 ms go to the
+/// client, leaving the engine about 5 ms a move.
+const SLOW_CLIENT_PLIES: usize = 50;
+const SLOW_CLIENT_GAMES: usize = 20;
+
+/// 20 games in every variant at 0.3 s + 0.003 s through a client that
+/// takes 8 ms around every move, two games at a time, the clock kept here.
+/// The engines start with `Move Overhead` 0, so only what they learn of the
+/// client from its clocks keeps them on time: no game may be lost on time,
+/// every engine must report the overhead it measured, and no move may take
+/// longer than the hard limit the budget allows with no overhead at all
+/// (an engine that charges more only spends less), give or take 10 ms of
+/// scheduling on two cores shared by four engine processes.
+fn a_slow_client_never_costs_a_game_on_time() {
+    let mut totals = Vec::new();
+    for variant in Variant::ALL {
+        let halves: Vec<_> = (0..2)
+            .map(|half| std::thread::spawn(move || slow_client_games(variant, half)))
+            .collect();
+        let mut moves = 0;
+        let mut least = BASE_MS as i64;
+        let mut measured = Vec::new();
+        for h in halves {
+            let (m, l, notes) = h.join().expect("a game thread failed");
+            moves += m;
+            least = least.min(l);
+            measured.extend(notes);
+        }
+        totals.push(format!(
+            "{variant}: {moves} engine moves, least clock {least} ms, overhead measured {measured:?} ms"
+        ));
+    }
+    eprintln!("slow client ({CLIENT_DELAY_MS} ms a move) at {BASE_MS} ms + {INC_MS} ms, {SLOW_CLIENT_GAMES} games a variant, none lost on time:");
+    for t in totals {
+        eprintln!("  {t}");
+    }
+}
+
+/// Half of the games of one variant: one engine per colour, colours
+/// swapped every game, each game from another two-ply opening. Returns the
+/// engine moves played, the least clock seen after a move, and the
+/// overheads the engines reported.
+fn slow_client_games(variant: Variant, half: usize) -> (usize, i64, Vec<u64>) {
+    let half_delay = Duration::from_millis(CLIENT_DELAY_MS / 2);
+    let mut engines = [ready_engine(), ready_engine()];
+    for e in engines.iter_mut() {
+        e.send(&format!("setoption name Variant value {}", variant.id()));
+        e.send("setoption name Hash value 16");
+        e.send("setoption name Move Overhead value 0");
+    }
+    let start = Game::new(variant);
+    let mut openings = Vec::new();
+    for a in start.position().legal_moves().iter() {
+        let p = start.position().play(a);
+        for b in p.legal_moves().iter() {
+            openings.push(notation::line_texts(start.position(), &[*a, *b]));
+        }
+    }
+    let mut moves_played = 0;
+    let mut least = BASE_MS as i64;
+    let mut notes = Vec::new();
+    let mut reported = [false, false];
+    for g in (half..SLOW_CLIENT_GAMES).step_by(2) {
+        let mut game = Game::new(variant);
+        let mut moves = openings[(g * 7) % openings.len()].clone();
+        for m in &moves {
+            game.play_text(m).unwrap();
+        }
+        for e in engines.iter_mut() {
+            e.send("ucinewgame");
+        }
+        // Engine 0 plays White in even games.
+        let mut clock = [BASE_MS as i64; 2];
+        while game.outcome().is_none() && moves.len() < SLOW_CLIENT_PLIES {
+            let side = game.position().side_to_move().index();
+            let who = (side + g / 2) % 2;
+            let e = &mut engines[who];
+            let started = Instant::now();
+            std::thread::sleep(half_delay);
+            e.send(&format!("position startpos moves {}", moves.join(" ")));
+            let thinking = Instant::now();
+            e.send(&format!(
+                "go wtime {} btime {} winc {INC_MS} binc {INC_MS}",
+                clock[0], clock[1]
+            ));
+            let (best, before) = e.expect("bestmove ", SECOND * 5);
+            let engine_ms = thinking.elapsed().as_secs_f64() * 1000.0;
+            std::thread::sleep(half_delay);
+            let used = started.elapsed().as_secs_f64() * 1000.0;
+            let ply = moves.len() + 1;
+            let hard = Clock {
+                time_ms: clock[side] as u64,
+                inc_ms: INC_MS,
+                moves_to_go: None,
+            }
+            .budget(0)
+            .hard_ms as f64;
+            assert!(
+                engine_ms <= hard + 10.0,
+                "{variant} game {g} ply {ply}: the engine took {engine_ms:.1} ms, its hard limit is {hard} ms (clock {clock:?})"
+            );
+            assert!(
+                used < clock[side] as f64,
+                "{variant} game {g} ply {ply}: lost on time ({used:.1} ms used, {engine_ms:.1} by the engine, clock {clock:?})"
+            );
+            clock[side] = clock[side] - used.ceil() as i64 + INC_MS as i64;
+            least = least.min(clock[side]);
+            for l in &before {
+                if let Some(ms) = l
+                    .strip_prefix("info string move overhead: the client takes about ")
+                    .and_then(|r| r.split(' ').next())
+                    .and_then(|n| n.parse::<u64>().ok())
+                {
+                    notes.push(ms);
+                    reported[who] = true;
+                }
+            }
+            let text = best.split_whitespace().nth(1).unwrap().to_string();
+            game.play_text(&text)
+                .unwrap_or_else(|err| panic!("{variant} game {g} ply {ply}: {text}: {err}"));
+            moves.push(text);
+            moves_played += 1;
+        }
+    }
+    assert!(
+        reported.iter().all(|&r| r),
+        "{variant}: an engine never reported the overhead it measured ({notes:?})"
+    );
+    assert!(
+        notes.iter().any(|&ms| ms >= CLIENT_DELAY_MS - 1),
+        "{variant}: the overheads measured ({notes:?} ms) never reached the client's {CLIENT_DELAY_MS} ms"
+    );
+    for e in engines {
+        e.close();
+    }
+    (moves_played, least, notes)
 }

@@ -315,3 +315,68 @@ fn resident_memory_follows_the_hash_option() {
     );
     e.close();
 }
+
+/// The engine learns what the client takes between its moves from the
+/// clocks it is sent: here the "client" lets 400 ms pass on the engine's
+/// clock beyond the engine's own thinking. The first sample lifts the
+/// estimate halfway (about 200 ms), above the option, and the engine says
+/// so before it searches; a `go` for a position that does not follow its
+/// last move is not measured.
+#[test]
+fn the_engine_reports_the_overhead_it_measures_from_the_clocks() {
+    use std::time::Instant;
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect("uciok", SECOND * 5);
+    e.send("setoption name Move Overhead value 20");
+    e.send("position startpos");
+    let sent = Instant::now();
+    e.send("go wtime 3000 btime 3000");
+    let (best, lines) = e.expect("bestmove ", SECOND * 5);
+    let took = sent.elapsed().as_millis() as u64;
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "{lines:?}"
+    );
+    let first = best.split_whitespace().nth(1).unwrap().to_string();
+    let start = shashki::Position::start(Variant::Russian);
+    let after = start.play(&notation::parse_move(&start, &first).unwrap());
+    let reply = notation::move_text(&after, &after.legal_moves()[0]);
+    // Not a continuation of the last move: no sample, nothing said.
+    e.send(&format!("position startpos moves {first} {reply} {}", {
+        let p = after.play(&after.legal_moves()[0]);
+        notation::move_text(&p, &p.legal_moves()[0])
+    }));
+    e.send("go wtime 2000 btime 2000");
+    let (_, lines) = e.expect("bestmove ", SECOND * 5);
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "{lines:?}"
+    );
+    // Again from the start, then the continuation with 400 ms lost.
+    e.send("position startpos");
+    let sent = Instant::now();
+    e.send("go wtime 3000 btime 3000");
+    let (best, _) = e.expect("bestmove ", SECOND * 5);
+    let took2 = sent.elapsed().as_millis() as u64;
+    let first = best.split_whitespace().nth(1).unwrap().to_string();
+    let after = start.play(&notation::parse_move(&start, &first).unwrap());
+    let reply = notation::move_text(&after, &after.legal_moves()[0]);
+    e.send(&format!("position startpos moves {first} {reply}"));
+    e.send(&format!("go wtime {} btime 3000", 3000 - took2 - 400));
+    let (_, lines) = e.expect("bestmove ", SECOND * 5);
+    let note = lines
+        .iter()
+        .find(|l| l.starts_with("info string move overhead: "))
+        .unwrap_or_else(|| panic!("no overhead note in {lines:?}"));
+    let ms: u64 = note
+        .strip_prefix("info string move overhead: the client takes about ")
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{note}"));
+    // Half of 400 ms and of what the pipes took on top of the engine's own
+    // time (the test measured from its side of the pipes, so at least 200).
+    assert!((200..=220).contains(&ms), "{note} (first search {took} ms)");
+    assert!(note.contains("the option's 20 ms"), "{note}");
+    assert!(e.close().success());
+}

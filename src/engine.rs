@@ -6,6 +6,7 @@
 //! while a search runs (stop it first) and keeps its last good state on
 //! every error.
 
+use crate::clock::OverheadMeter;
 use crate::game::Game;
 use crate::moves::Move;
 use crate::search::{Info, Limits, SearchResult, Searcher};
@@ -13,8 +14,9 @@ use crate::variant::Variant;
 use crate::weights::Weights;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::sync::Mutex;
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Option limits.
 pub const HASH_MAX_MIB: usize = 65_536;
@@ -53,6 +55,9 @@ impl Default for Options {
 pub type InfoSink = Box<dyn FnMut(&Info) + Send>;
 /// Called once with the result when a search ends.
 pub type DoneSink = Box<dyn FnOnce(&Game, SearchResult) + Send>;
+/// Called with a remark for the user before a search starts (the front end
+/// sends it as an `info string`).
+pub type NoteSink<'a> = &'a mut dyn FnMut(&str);
 
 /// The engine state.
 pub struct Engine {
@@ -72,6 +77,11 @@ pub struct Engine {
     release: Arc<AtomicBool>,
     /// Weights read from `Options::weights_file`, for the variant they name.
     weights: Option<(Variant, Weights)>,
+    /// What the client costs per move, learned from its clocks (shared with
+    /// the search thread, which records each timed move it plays).
+    meter: Arc<Mutex<OverheadMeter>>,
+    /// The overhead last reported to the user as above the option.
+    reported_overhead: u64,
 }
 
 impl Default for Engine {
@@ -97,6 +107,8 @@ impl Engine {
             delivered: Arc::new(AtomicBool::new(true)),
             release: Arc::new(AtomicBool::new(true)),
             weights: None,
+            meter: Arc::new(Mutex::new(OverheadMeter::new())),
+            reported_overhead: 0,
         }
     }
 
@@ -229,7 +241,20 @@ impl Engine {
     pub fn new_game(&mut self) -> Result<(), String> {
         self.idle()?.clear();
         self.game = Game::new(self.options.variant);
+        self.meter().new_game();
         Ok(())
+    }
+
+    fn meter(&self) -> std::sync::MutexGuard<'_, OverheadMeter> {
+        self.meter.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The overhead charged per move: the `Move Overhead` option, or what
+    /// the client was measured to cost when that is more.
+    pub fn move_overhead_ms(&self) -> u64 {
+        self.options
+            .move_overhead_ms
+            .max(self.meter().estimate_ms())
     }
 
     /// Set the position: start (`None`) or position text, then moves. All
@@ -253,14 +278,35 @@ impl Engine {
 
     /// Start a search. With `ponder`, it runs without limits until
     /// [`Engine::ponderhit`] (which applies `limits`) or [`Engine::stop`].
+    /// `on_note` hears, before the search starts, when the overhead the
+    /// client was measured to cost per move rises above the option.
     pub fn go(
         &mut self,
         mut limits: Limits,
         ponder: bool,
+        on_note: NoteSink,
         mut on_info: InfoSink,
         on_done: DoneSink,
     ) -> Result<(), String> {
+        let arrived = Instant::now();
         self.idle()?;
+        // A timed move that follows our last one tells what the client took
+        // in between.
+        let timed = limits.clock.filter(|_| !ponder && !limits.infinite);
+        match timed {
+            Some(clock) => {
+                self.meter().before(self.game.position(), &clock);
+            }
+            None => self.meter().forget(self.game.position().side_to_move()),
+        }
+        let overhead = self.move_overhead_ms();
+        if overhead > self.options.move_overhead_ms && overhead != self.reported_overhead {
+            on_note(&format!(
+                "move overhead: the client takes about {overhead} ms per move (measured), more than the option's {} ms; budgeting {overhead} ms",
+                self.options.move_overhead_ms
+            ));
+        }
+        self.reported_overhead = overhead;
         let mut searcher = self.searcher.take().expect("idle");
         // Weights from a file apply to the variant they were made for.
         searcher.set_weights(
@@ -272,7 +318,8 @@ impl Engine {
         // A flag of its own: a ponderhit timer of an earlier search holds the
         // old flag and cannot stop this one.
         self.stop = searcher.fresh_stop();
-        limits.move_overhead_ms = self.options.move_overhead_ms;
+        limits.move_overhead_ms = overhead;
+        limits.started = Some(arrived);
         self.pondering = None;
         self.open_ended = ponder || limits.infinite;
         let run_limits = if ponder {
@@ -291,6 +338,8 @@ impl Engine {
         self.delivered = delivered.clone();
         let release = Arc::new(AtomicBool::new(!self.open_ended));
         self.release = release.clone();
+        let meter = self.meter.clone();
+        let stop = self.stop.clone();
         let handle = std::thread::Builder::new()
             .name("search".into())
             .stack_size(64 << 20)
@@ -298,6 +347,17 @@ impl Engine {
                 let result = searcher.search(&game, &run_limits, &mut |i| on_info(i));
                 while !release.load(Ordering::SeqCst) {
                     std::thread::sleep(Duration::from_millis(1));
+                }
+                // A timed move that ran its course is measured against the
+                // next one (a move the client stopped early is not).
+                {
+                    let mut meter = meter.lock().unwrap_or_else(|p| p.into_inner());
+                    match (timed, result.best) {
+                        (Some(clock), Some(best)) if !stop.load(Ordering::SeqCst) => {
+                            meter.after(game.position(), &clock, &best, arrived.elapsed());
+                        }
+                        _ => meter.forget(game.position().side_to_move()),
+                    }
                 }
                 // Set before the result goes out: whoever reads it may
                 // send the next command at once, and finds the search over.

@@ -1047,9 +1047,11 @@ impl Hub {
         let done = running.done.clone();
         let info_out = self.out.clone();
         let done_out = self.out.clone();
+        let note_out = self.out.clone();
         self.engine.go(
             limits,
             ponder,
+            &mut |note| note_out.line(&format!("info string={}", value_text(note))),
             Box::new(move |info| {
                 started.store(true, Ordering::SeqCst);
                 info_out.line(&info_line(&pos, info, numbers))

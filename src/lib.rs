@@ -12,6 +12,7 @@
 
 pub mod analyse;
 pub mod board;
+pub mod clock;
 pub mod diagram;
 pub mod elo;
 pub mod engine;

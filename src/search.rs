@@ -18,6 +18,7 @@
 //! assert!(r.best.is_some());
 //! ```
 
+pub use crate::clock::Clock;
 use crate::eval;
 use crate::game::{DrawState, Game};
 use crate::movegen::{self, Forcing};
@@ -83,17 +84,6 @@ impl Busy {
 /// off (shallower subtrees are cheaper to search twice than to track).
 const BUSY_MIN_DEPTH: i32 = 3;
 
-/// A clock for the side to move.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Clock {
-    /// Time left, in milliseconds.
-    pub time_ms: u64,
-    /// Increment per move, in milliseconds.
-    pub inc_ms: u64,
-    /// Moves until the next time control, if any.
-    pub moves_to_go: Option<u32>,
-}
-
 /// When to stop searching. Several limits may be set; the first reached
 /// stops the search.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -104,8 +94,13 @@ pub struct Limits {
     pub clock: Option<Clock>,
     /// Search until stopped (the other limits are ignored).
     pub infinite: bool,
-    /// Time kept back per move for communication, in milliseconds.
+    /// What every move costs outside the engine (the client, the pipes),
+    /// in milliseconds: kept back from a move time, and charged per move of
+    /// a clock's horizon (see [`crate::clock`]).
     pub move_overhead_ms: u64,
+    /// When the command that started the search arrived; the time limits
+    /// count from it (from the search's start when `None`).
+    pub started: Option<Instant>,
     /// Search only these root moves (all when empty).
     pub searchmoves: Vec<Move>,
     /// Number of best lines to report (0 or 1: one).
@@ -158,14 +153,9 @@ impl Limits {
             hard = Some(t);
         }
         if let Some(c) = self.clock {
-            let left = c.time_ms.saturating_sub(overhead).max(1);
-            let mtg = c.moves_to_go.unwrap_or(30).clamp(1, 50) as u64;
-            let target = left / mtg + c.inc_ms * 3 / 4;
-            let cap = if mtg == 1 { left * 9 / 10 } else { left / 2 };
-            let s = target.min(cap).max(1);
-            let h = (s * 4).min(cap).max(1);
-            soft = Some(soft.map_or(s, |x| x.min(s)));
-            hard = Some(hard.map_or(h, |x| x.min(h)));
+            let b = c.budget(overhead);
+            soft = Some(soft.map_or(b.soft_ms, |x| x.min(b.soft_ms)));
+            hard = Some(hard.map_or(b.hard_ms, |x| x.min(b.hard_ms)));
         }
         (
             soft.map(Duration::from_millis),
@@ -326,7 +316,7 @@ impl Searcher {
                 roots = all;
             }
         }
-        let start = Instant::now();
+        let start = limits.started.unwrap_or_else(Instant::now);
         if roots.is_empty() {
             return SearchResult {
                 best: None,

@@ -265,9 +265,11 @@ impl Uci {
         let (limits, ponder) = parse_go(&pos, args, self.engine.options().multipv)?;
         let info_out = self.out.clone();
         let done_out = self.out.clone();
+        let note_out = self.out.clone();
         self.engine.go(
             limits,
             ponder,
+            &mut |note| note_out.line(&format!("info string {note}")),
             Box::new(move |info| info_out.line(&info_line(&pos, info))),
             // The engine holds the result of an infinite or pondering
             // search until `stop` or `ponderhit`.

@@ -1,0 +1,417 @@
+//! Time management: what one move may spend of a clock, and how much the
+//! time between the engine's moves costs outside it.
+//!
+//! Every move costs more than the engine's thinking: the client reads the
+//! reply, updates its clock, sends the next position, and the pipes and the
+//! scheduler add their share. That overhead is paid on **every** move, so
+//! it is charged per move, not once:
+//!
+//! * Over a horizon of `H` moves (the moves to the next time control, or
+//!   [`HORIZON`]), the engine can count on the time on its clock and the
+//!   `H - 1` increments that arrive before the last of those moves; it pays
+//!   the overhead `H` times and keeps a reserve of [`RESERVE_OVERHEADS`]
+//!   overheads (at least [`RESERVE_MIN_MS`]) that it never plans to spend.
+//!   The soft target of this move is that pool divided by `H`.
+//! * The hard limit of this move spends only time that is on the clock now
+//!   (no increment before it arrives): at most the clock minus this move's
+//!   overhead minus the reserve, and at most four soft targets.
+//!
+//! With an increment the clock then settles at about the reserve plus one
+//! increment, and each move spends what the increment brings minus the
+//! overhead, instead of draining to zero when the overhead exceeds the part
+//! of the increment a plan leaves unspent.
+//!
+//! The overhead charged is the larger of the `Move Overhead` option and what
+//! an [`OverheadMeter`] measured: the drop in the engine's own clock between
+//! two consecutive moves of a game, minus the engine's own thinking time
+//! between reading `go` and writing its move, is what the client and the
+//! pipes took.
+//!
+//! ```
+//! use shashki::clock::Clock;
+//! let clock = Clock { time_ms: 2_000, inc_ms: 20, moves_to_go: None };
+//! let b = clock.budget(5);
+//! assert!(b.soft_ms <= b.hard_ms);
+//! // Never plans past the clock minus this move's overhead and the reserve.
+//! assert!(b.hard_ms <= 2_000 - 5 - 15);
+//! ```
+
+use crate::position::Position;
+use crate::{Color, Move};
+use std::time::Duration;
+
+/// Moves the clock is budgeted over when no time control says how many are
+/// left (a sudden-death or Fischer clock).
+pub const HORIZON: u32 = 30;
+/// Overheads kept back from every plan.
+pub const RESERVE_OVERHEADS: u64 = 3;
+/// The least reserve, in milliseconds, whatever the overhead.
+pub const RESERVE_MIN_MS: u64 = 10;
+/// Highest overhead a measurement may claim, in milliseconds: a larger drop
+/// of the clock than this between two moves is not taken for the client's
+/// cost (a paused game, a clock set anew).
+pub const MEASURED_MAX_MS: u64 = 1_000;
+
+/// A clock for the side to move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// Time left before the flag falls, in milliseconds (this move's
+    /// increment not included: it arrives after the move).
+    pub time_ms: u64,
+    /// Increment per move, in milliseconds.
+    pub inc_ms: u64,
+    /// Moves until the next time control, if any.
+    pub moves_to_go: Option<u32>,
+}
+
+/// What one move may spend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Start no new iteration once about this much is spent.
+    pub soft_ms: u64,
+    /// Never spend more.
+    pub hard_ms: u64,
+}
+
+impl Clock {
+    /// The reserve kept back for an overhead of `overhead_ms` per move.
+    pub fn reserve(overhead_ms: u64) -> u64 {
+        (overhead_ms * RESERVE_OVERHEADS).max(RESERVE_MIN_MS)
+    }
+
+    /// The budget of this move when every move costs `overhead_ms` outside
+    /// the engine. Both limits are at least 1 ms (a move must be found even
+    /// on an empty clock).
+    pub fn budget(&self, overhead_ms: u64) -> Budget {
+        let o = overhead_ms;
+        let horizon = u64::from(self.moves_to_go.unwrap_or(HORIZON).clamp(1, 50));
+        let reserve = Clock::reserve(o);
+        // What this move may spend at most: the clock as it stands, less
+        // this move's overhead and the reserve.
+        let now = self.time_ms.saturating_sub(o + reserve);
+        let pool =
+            (self.time_ms + self.inc_ms * (horizon - 1)).saturating_sub(o * horizon + reserve);
+        let cap = if horizon == 1 {
+            now
+        } else {
+            now.min(self.time_ms / 2)
+        };
+        let hard = (pool / horizon * 4).min(cap).max(1);
+        let soft = (pool / horizon).min(hard).max(1);
+        Budget {
+            soft_ms: soft,
+            hard_ms: hard,
+        }
+    }
+}
+
+/// The last timed move searched for one side, kept to measure the next one
+/// against.
+#[derive(Clone, Copy, Debug)]
+struct Sent {
+    clock: Clock,
+    /// The position after the move played.
+    after: Position,
+    /// The engine's own time from reading `go` to writing its move.
+    thinking: Duration,
+}
+
+/// Learns what the time between two moves costs outside the engine, from
+/// the clocks sent with consecutive moves of a game.
+///
+/// A sample is taken when the engine is asked for a move with a clock, its
+/// previous timed search for the same side ran its course, the position is
+/// that search's move followed by one reply, and the clock has not risen by
+/// more than one increment since (a new time control, a takeback or a new
+/// game give no sample). The sample is the drop of the clock, increment
+/// added back, minus the engine's own time. Samples rise into the estimate
+/// fast (half the difference) and fall slowly (an eighth), so one slow move
+/// is remembered for a while and one quick move does not undo it. Each
+/// side is followed on its own, so one engine playing both sides learns too.
+#[derive(Clone, Debug, Default)]
+pub struct OverheadMeter {
+    /// Smoothed estimate in milliseconds (0 until the first sample).
+    estimate: f64,
+    /// The last timed move of each side (indexed by [`Color::index`]).
+    last: [Option<Sent>; 2],
+}
+
+impl OverheadMeter {
+    pub fn new() -> OverheadMeter {
+        OverheadMeter::default()
+    }
+
+    /// The measured overhead per move, rounded up to whole milliseconds.
+    pub fn estimate_ms(&self) -> u64 {
+        self.estimate.ceil() as u64
+    }
+
+    /// A new game: no move is measured against the last game's (what was
+    /// learned of the client stays).
+    pub fn new_game(&mut self) {
+        self.last = [None, None];
+    }
+
+    /// A timed search of `pos` with `clock` is about to start: take the
+    /// sample it gives, if it follows this side's last one. Returns the
+    /// sample in milliseconds.
+    pub fn before(&mut self, pos: &Position, clock: &Clock) -> Option<f64> {
+        let last = self.last[pos.side_to_move().index()].take()?;
+        if clock.time_ms > last.clock.time_ms + last.clock.inc_ms {
+            return None;
+        }
+        // Our move, then one reply, must lead here.
+        let after = last.after;
+        if !after
+            .legal_moves()
+            .iter()
+            .any(|m| after.play(m).key() == pos.key())
+        {
+            return None;
+        }
+        let spent = (last.clock.time_ms + last.clock.inc_ms - clock.time_ms) as f64;
+        let lost = (spent - last.thinking.as_secs_f64() * 1000.0).max(0.0);
+        if lost > MEASURED_MAX_MS as f64 {
+            return None;
+        }
+        let rate = if lost > self.estimate { 0.5 } else { 0.125 };
+        self.estimate += (lost - self.estimate) * rate;
+        Some(lost)
+    }
+
+    /// The timed search of `root` with `clock` played `best`, `thinking`
+    /// after the engine read `go`.
+    pub fn after(&mut self, root: &Position, clock: &Clock, best: &Move, thinking: Duration) {
+        self.last[root.side_to_move().index()] = Some(Sent {
+            clock: *clock,
+            after: root.play(best),
+            thinking,
+        });
+    }
+
+    /// A search of `side` that is not measured (untimed, pondering, stopped
+    /// by the client) breaks that side's chain.
+    pub fn forget(&mut self, side: Color) {
+        self.last[side.index()] = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::Variant;
+
+    fn clock(time_ms: u64, inc_ms: u64, moves_to_go: Option<u32>) -> Clock {
+        Clock {
+            time_ms,
+            inc_ms,
+            moves_to_go,
+        }
+    }
+
+    #[test]
+    fn a_move_never_plans_past_the_clock_less_its_overhead_and_the_reserve() {
+        for time in [0, 1, 5, 20, 37, 100, 300, 1_000, 10_000, 600_000] {
+            for inc in [0, 2, 3, 10, 20, 1_000] {
+                for mtg in [None, Some(1), Some(2), Some(10), Some(40)] {
+                    for o in [0, 1, 5, 10, 30, 200] {
+                        let b = clock(time, inc, mtg).budget(o);
+                        assert!(
+                            b.soft_ms >= 1 && b.soft_ms <= b.hard_ms,
+                            "{time} {inc} {mtg:?} {o}: {b:?}"
+                        );
+                        let usable = time.saturating_sub(o + Clock::reserve(o));
+                        assert!(
+                            b.hard_ms <= usable.max(1),
+                            "{time} {inc} {mtg:?} {o}: {b:?}"
+                        );
+                        if mtg != Some(1) {
+                            assert!(
+                                b.hard_ms <= (time / 2).max(1),
+                                "{time} {inc} {mtg:?} {o}: {b:?}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_larger_overhead_never_allows_more_time() {
+        for time in [50, 300, 2_000, 60_000] {
+            for inc in [0, 5, 20] {
+                let mut last = clock(time, inc, None).budget(0);
+                for o in 1..100 {
+                    let b = clock(time, inc, None).budget(o);
+                    assert!(b.hard_ms <= last.hard_ms && b.soft_ms <= last.soft_ms);
+                    last = b;
+                }
+            }
+        }
+    }
+
+    /// Play `moves` moves, each spending `spend(budget)` plus a real
+    /// overhead `real_o`, with the budget charging `o`; return the least
+    /// clock seen after a move (negative: lost on time).
+    fn run(
+        base: u64,
+        inc: u64,
+        o: u64,
+        real_o: u64,
+        moves: usize,
+        spend: impl Fn(Budget) -> u64,
+    ) -> i64 {
+        let mut t = base as i64;
+        let mut least = t;
+        for _ in 0..moves {
+            let b = clock(t.max(0) as u64, inc, None).budget(o);
+            t -= (spend(b) + real_o) as i64;
+            least = least.min(t);
+            if t < 0 {
+                return t;
+            }
+            t += inc as i64;
+        }
+        least
+    }
+
+    #[test]
+    fn the_clock_holds_its_reserve_when_the_overhead_is_charged_per_move() {
+        // Spending the whole hard limit every move (the worst an engine
+        // does) never goes below the reserve when the overhead charged is
+        // the real one and the increment pays for it.
+        for (base, inc) in [(500, 5), (200, 2), (300, 3), (2_000, 20), (60_000, 30)] {
+            for o in [0, 1, 2, 4, 8, 14, 29] {
+                if inc > o {
+                    let least = run(base, inc, o, o, 400, |b| b.hard_ms);
+                    assert!(
+                        least >= Clock::reserve(o) as i64 - 1,
+                        "{base}+{inc} o={o}: {least}"
+                    );
+                }
+            }
+        }
+        // Where the increment does not pay for the client (0.5 s + 5 ms, a
+        // client costing 14 ms a move) the clock drains whatever the engine
+        // does, but the soft targets still fit 30 moves.
+        assert!(run(500, 5, 14, 14, 30, |b| b.soft_ms) > 0);
+    }
+
+    #[test]
+    fn the_old_budget_drained_where_this_one_settles() {
+        // The budget before this module: left / 30 + 3/4 of the increment,
+        // the overhead taken once. A client costing 4 ms a move at
+        // 0.5 s + 5 ms drains it to nothing; charged per move it settles.
+        let old = |t: u64, inc: u64, o: u64| (t.saturating_sub(o) / 30 + inc * 3 / 4).max(1);
+        let mut t: i64 = 500;
+        let mut lost = false;
+        for _ in 0..200 {
+            t -= (old(t.max(0) as u64, 5, 4) + 4) as i64;
+            if t < 0 {
+                lost = true;
+                break;
+            }
+            t += 5;
+        }
+        assert!(lost, "the old budget was expected to flag");
+        assert!(run(500, 5, 4, 4, 200, |b| b.soft_ms) >= Clock::reserve(4) as i64);
+    }
+
+    #[test]
+    fn the_meter_learns_what_the_client_takes_between_moves() {
+        let mut game = Game::new(Variant::Russian);
+        let mut meter = OverheadMeter::new();
+        let mut t = 10_000u64;
+        let inc = 10;
+        // Each move: the engine thinks 50 ms, the client adds 12 ms.
+        for ply in 0..20 {
+            let pos = *game.position();
+            let c = clock(t, inc, None);
+            let sample = meter.before(&pos, &c);
+            if ply >= 2 && pos.side_to_move() == crate::Color::White {
+                let s = sample.expect("a sample for a move that follows the last");
+                assert!((s - 12.0).abs() < 1e-6, "ply {ply}: sample {s}");
+            }
+            let best = pos.legal_moves()[0];
+            if pos.side_to_move() == crate::Color::White {
+                meter.after(&pos, &c, &best, Duration::from_millis(50));
+                t = t - 62 + inc;
+            } else {
+                meter.forget(crate::Color::Black);
+            }
+            game.play(&best).unwrap();
+        }
+        assert_eq!(meter.estimate_ms(), 12);
+        // One slow move raises the estimate by half the difference; a quick
+        // one lowers it by an eighth.
+        let mut m = OverheadMeter {
+            estimate: 10.0,
+            last: [None, None],
+        };
+        let pos = *game.position();
+        let side = pos.side_to_move();
+        let best = pos.legal_moves()[0];
+        let reply_pos = pos.play(&best);
+        let reply = reply_pos.legal_moves()[0];
+        let next = reply_pos.play(&reply);
+        m.after(
+            &pos,
+            &clock(1_000, 0, None),
+            &best,
+            Duration::from_millis(100),
+        );
+        assert_eq!(m.before(&next, &clock(870, 0, None)), Some(30.0));
+        assert_eq!(m.estimate_ms(), 20);
+        m.after(
+            &pos,
+            &clock(1_000, 0, None),
+            &best,
+            Duration::from_millis(100),
+        );
+        assert_eq!(m.before(&next, &clock(900, 0, None)), Some(0.0));
+        assert_eq!(m.estimate_ms(), 18);
+        // Not a continuation: another position, a clock that rose, the
+        // other side, a new game, or a search that was not measured.
+        m.after(
+            &pos,
+            &clock(1_000, 0, None),
+            &best,
+            Duration::from_millis(100),
+        );
+        assert_eq!(m.before(&reply_pos, &clock(800, 0, None)), None);
+        m.after(
+            &pos,
+            &clock(1_000, 0, None),
+            &best,
+            Duration::from_millis(100),
+        );
+        assert_eq!(m.before(&next, &clock(1_200, 0, None)), None);
+        m.after(
+            &pos,
+            &clock(1_000, 0, None),
+            &best,
+            Duration::from_millis(100),
+        );
+        m.new_game();
+        assert_eq!(m.before(&next, &clock(800, 0, None)), None);
+        m.after(
+            &pos,
+            &clock(1_000, 0, None),
+            &best,
+            Duration::from_millis(100),
+        );
+        m.forget(side);
+        assert_eq!(m.before(&next, &clock(800, 0, None)), None);
+        // An implausible drop (a paused game) is no sample.
+        m.after(
+            &pos,
+            &clock(100_000, 0, None),
+            &best,
+            Duration::from_millis(100),
+        );
+        assert_eq!(m.before(&next, &clock(50_000, 0, None)), None);
+        assert_eq!(m.estimate_ms(), 18);
+    }
+}
