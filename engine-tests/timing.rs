@@ -6,7 +6,7 @@
 mod process;
 
 use process::Engine;
-use shashki::clock::Clock;
+use shashki::clock::{Clock, Overhead};
 use shashki::game::Game;
 use shashki::{notation, Variant};
 use std::time::{Duration, Instant};
@@ -237,7 +237,7 @@ fn slow_client_games(variant: Variant, half: usize) -> (usize, i64, Vec<u64>) {
                 inc_ms: INC_MS,
                 moves_to_go: None,
             }
-            .budget(0)
+            .budget(Overhead::per_move(0))
             .hard_ms as f64;
             assert!(
                 engine_ms <= hard + 10.0,

@@ -15,6 +15,9 @@
 //! * The hard limit of this move spends only time that is on the clock now
 //!   (no increment before it arrives): at most the clock minus this move's
 //!   overhead minus the reserve, and at most four soft targets.
+//! * The reserve also covers the worst move the client was seen to cost
+//!   lately ([`OverheadMeter::peak_ms`]): a client that usually takes 5 ms
+//!   but now and then 40 ms keeps 40 ms back.
 //!
 //! With an increment the clock then settles at about the reserve plus one
 //! increment, and each move spends what the increment brings minus the
@@ -29,8 +32,9 @@
 //!
 //! ```
 //! use shashki::clock::Clock;
+//! use shashki::clock::Overhead;
 //! let clock = Clock { time_ms: 2_000, inc_ms: 20, moves_to_go: None };
-//! let b = clock.budget(5);
+//! let b = clock.budget(Overhead::per_move(5));
 //! assert!(b.soft_ms <= b.hard_ms);
 //! // Never plans past the clock minus this move's overhead and the reserve.
 //! assert!(b.hard_ms <= 2_000 - 5 - 15);
@@ -64,6 +68,33 @@ pub struct Clock {
     pub moves_to_go: Option<u32>,
 }
 
+/// What every move costs outside the engine, and what is kept back for the
+/// moves that cost more.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Overhead {
+    /// Charged for every move (the client, the pipes), in milliseconds.
+    pub per_move_ms: u64,
+    /// Never planned to be spent, in milliseconds.
+    pub reserve_ms: u64,
+}
+
+impl Overhead {
+    /// `ms` a move, with the least reserve for it: [`RESERVE_OVERHEADS`]
+    /// overheads, at least [`RESERVE_MIN_MS`].
+    pub fn per_move(ms: u64) -> Overhead {
+        Overhead {
+            per_move_ms: ms,
+            reserve_ms: (ms * RESERVE_OVERHEADS).max(RESERVE_MIN_MS),
+        }
+    }
+}
+
+impl Default for Overhead {
+    fn default() -> Overhead {
+        Overhead::per_move(0)
+    }
+}
+
 /// What one move may spend.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
@@ -74,18 +105,13 @@ pub struct Budget {
 }
 
 impl Clock {
-    /// The reserve kept back for an overhead of `overhead_ms` per move.
-    pub fn reserve(overhead_ms: u64) -> u64 {
-        (overhead_ms * RESERVE_OVERHEADS).max(RESERVE_MIN_MS)
-    }
-
-    /// The budget of this move when every move costs `overhead_ms` outside
-    /// the engine. Both limits are at least 1 ms (a move must be found even
-    /// on an empty clock).
-    pub fn budget(&self, overhead_ms: u64) -> Budget {
-        let o = overhead_ms;
+    /// The budget of this move when every move costs `overhead` outside the
+    /// engine. Both limits are at least 1 ms (a move must be found even on
+    /// an empty clock).
+    pub fn budget(&self, overhead: Overhead) -> Budget {
+        let o = overhead.per_move_ms;
+        let reserve = overhead.reserve_ms;
         let horizon = u64::from(self.moves_to_go.unwrap_or(HORIZON).clamp(1, 50));
-        let reserve = Clock::reserve(o);
         // What this move may spend at most: the clock as it stands, less
         // this move's overhead and the reserve.
         let now = self.time_ms.saturating_sub(o + reserve);
@@ -126,12 +152,16 @@ struct Sent {
 /// game give no sample). The sample is the drop of the clock, increment
 /// added back, minus the engine's own time. Samples rise into the estimate
 /// fast (half the difference) and fall slowly (an eighth), so one slow move
-/// is remembered for a while and one quick move does not undo it. Each
-/// side is followed on its own, so one engine playing both sides learns too.
+/// is remembered for a while and one quick move does not undo it. The
+/// largest sample is remembered too, fading by 3% a sample (half in about
+/// 23 moves), for the reserve. Each side is followed on its own, so one
+/// engine playing both sides learns too.
 #[derive(Clone, Debug, Default)]
 pub struct OverheadMeter {
     /// Smoothed estimate in milliseconds (0 until the first sample).
     estimate: f64,
+    /// The largest recent sample, fading.
+    peak: f64,
     /// The last timed move of each side (indexed by [`Color::index`]).
     last: [Option<Sent>; 2],
 }
@@ -144,6 +174,22 @@ impl OverheadMeter {
     /// The measured overhead per move, rounded up to whole milliseconds.
     pub fn estimate_ms(&self) -> u64 {
         self.estimate.ceil() as u64
+    }
+
+    /// The most a move was seen to cost lately, in whole milliseconds.
+    pub fn peak_ms(&self) -> u64 {
+        self.peak.ceil() as u64
+    }
+
+    /// What to charge per move when the option says `option_ms`: the larger
+    /// of the option and the estimate, with a reserve that covers the
+    /// recent peak.
+    pub fn overhead(&self, option_ms: u64) -> Overhead {
+        let o = Overhead::per_move(option_ms.max(self.estimate_ms()));
+        Overhead {
+            reserve_ms: o.reserve_ms.max(self.peak_ms()),
+            ..o
+        }
     }
 
     /// A new game: no move is measured against the last game's (what was
@@ -176,6 +222,7 @@ impl OverheadMeter {
         }
         let rate = if lost > self.estimate { 0.5 } else { 0.125 };
         self.estimate += (lost - self.estimate) * rate;
+        self.peak = lost.max(self.peak * 0.97);
         Some(lost)
     }
 
@@ -216,12 +263,12 @@ mod tests {
             for inc in [0, 2, 3, 10, 20, 1_000] {
                 for mtg in [None, Some(1), Some(2), Some(10), Some(40)] {
                     for o in [0, 1, 5, 10, 30, 200] {
-                        let b = clock(time, inc, mtg).budget(o);
+                        let b = clock(time, inc, mtg).budget(Overhead::per_move(o));
                         assert!(
                             b.soft_ms >= 1 && b.soft_ms <= b.hard_ms,
                             "{time} {inc} {mtg:?} {o}: {b:?}"
                         );
-                        let usable = time.saturating_sub(o + Clock::reserve(o));
+                        let usable = time.saturating_sub(o + Overhead::per_move(o).reserve_ms);
                         assert!(
                             b.hard_ms <= usable.max(1),
                             "{time} {inc} {mtg:?} {o}: {b:?}"
@@ -242,9 +289,9 @@ mod tests {
     fn a_larger_overhead_never_allows_more_time() {
         for time in [50, 300, 2_000, 60_000] {
             for inc in [0, 5, 20] {
-                let mut last = clock(time, inc, None).budget(0);
+                let mut last = clock(time, inc, None).budget(Overhead::per_move(0));
                 for o in 1..100 {
-                    let b = clock(time, inc, None).budget(o);
+                    let b = clock(time, inc, None).budget(Overhead::per_move(o));
                     assert!(b.hard_ms <= last.hard_ms && b.soft_ms <= last.soft_ms);
                     last = b;
                 }
@@ -266,7 +313,7 @@ mod tests {
         let mut t = base as i64;
         let mut least = t;
         for _ in 0..moves {
-            let b = clock(t.max(0) as u64, inc, None).budget(o);
+            let b = clock(t.max(0) as u64, inc, None).budget(Overhead::per_move(o));
             t -= (spend(b) + real_o) as i64;
             least = least.min(t);
             if t < 0 {
@@ -287,7 +334,7 @@ mod tests {
                 if inc > o {
                     let least = run(base, inc, o, o, 400, |b| b.hard_ms);
                     assert!(
-                        least >= Clock::reserve(o) as i64 - 1,
+                        least >= Overhead::per_move(o).reserve_ms as i64 - 1,
                         "{base}+{inc} o={o}: {least}"
                     );
                 }
@@ -316,7 +363,7 @@ mod tests {
             t += 5;
         }
         assert!(lost, "the old budget was expected to flag");
-        assert!(run(500, 5, 4, 4, 200, |b| b.soft_ms) >= Clock::reserve(4) as i64);
+        assert!(run(500, 5, 4, 4, 200, |b| b.soft_ms) >= Overhead::per_move(4).reserve_ms as i64);
     }
 
     #[test]
@@ -348,6 +395,7 @@ mod tests {
         // one lowers it by an eighth.
         let mut m = OverheadMeter {
             estimate: 10.0,
+            peak: 0.0,
             last: [None, None],
         };
         let pos = *game.position();
@@ -364,6 +412,23 @@ mod tests {
         );
         assert_eq!(m.before(&next, &clock(870, 0, None)), Some(30.0));
         assert_eq!(m.estimate_ms(), 20);
+        assert_eq!(m.peak_ms(), 30);
+        // Charged: the estimate (above an option of 5 ms), with a reserve
+        // of three estimates or the peak, whichever is more.
+        assert_eq!(
+            m.overhead(5),
+            Overhead {
+                per_move_ms: 20,
+                reserve_ms: 60
+            }
+        );
+        assert_eq!(
+            m.overhead(50),
+            Overhead {
+                per_move_ms: 50,
+                reserve_ms: 150
+            }
+        );
         m.after(
             &pos,
             &clock(1_000, 0, None),
@@ -372,6 +437,14 @@ mod tests {
         );
         assert_eq!(m.before(&next, &clock(900, 0, None)), Some(0.0));
         assert_eq!(m.estimate_ms(), 18);
+        assert_eq!(m.peak_ms(), 30); // 29.1, fading
+        assert_eq!(
+            m.overhead(0),
+            Overhead {
+                per_move_ms: 18,
+                reserve_ms: 54
+            }
+        );
         // Not a continuation: another position, a clock that rose, the
         // other side, a new game, or a search that was not measured.
         m.after(

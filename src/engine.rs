@@ -6,7 +6,7 @@
 //! while a search runs (stop it first) and keeps its last good state on
 //! every error.
 
-use crate::clock::OverheadMeter;
+use crate::clock::{Overhead, OverheadMeter};
 use crate::game::Game;
 use crate::moves::Move;
 use crate::search::{Info, Limits, SearchResult, Searcher};
@@ -249,12 +249,10 @@ impl Engine {
         self.meter.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// The overhead charged per move: the `Move Overhead` option, or what
-    /// the client was measured to cost when that is more.
-    pub fn move_overhead_ms(&self) -> u64 {
-        self.options
-            .move_overhead_ms
-            .max(self.meter().estimate_ms())
+    /// What is charged per move: the `Move Overhead` option, or what the
+    /// client was measured to cost when that is more, and the reserve.
+    pub fn overhead(&self) -> Overhead {
+        self.meter().overhead(self.options.move_overhead_ms)
     }
 
     /// Set the position: start (`None`) or position text, then moves. All
@@ -299,14 +297,15 @@ impl Engine {
             }
             None => self.meter().forget(self.game.position().side_to_move()),
         }
-        let overhead = self.move_overhead_ms();
-        if overhead > self.options.move_overhead_ms && overhead != self.reported_overhead {
+        let overhead = self.overhead();
+        let per_move = overhead.per_move_ms;
+        if per_move > self.options.move_overhead_ms && per_move != self.reported_overhead {
             on_note(&format!(
-                "move overhead: the client takes about {overhead} ms per move (measured), more than the option's {} ms; budgeting {overhead} ms",
-                self.options.move_overhead_ms
+                "move overhead: the client takes about {per_move} ms per move (measured), more than the option's {} ms; budgeting {per_move} ms and keeping {} ms in reserve",
+                self.options.move_overhead_ms, overhead.reserve_ms
             ));
         }
-        self.reported_overhead = overhead;
+        self.reported_overhead = per_move;
         let mut searcher = self.searcher.take().expect("idle");
         // Weights from a file apply to the variant they were made for.
         searcher.set_weights(
@@ -318,7 +317,7 @@ impl Engine {
         // A flag of its own: a ponderhit timer of an earlier search holds the
         // old flag and cannot stop this one.
         self.stop = searcher.fresh_stop();
-        limits.move_overhead_ms = overhead;
+        limits.overhead = overhead;
         limits.started = Some(arrived);
         self.pondering = None;
         self.open_ended = ponder || limits.infinite;

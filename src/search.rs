@@ -19,6 +19,7 @@
 //! ```
 
 pub use crate::clock::Clock;
+use crate::clock::Overhead;
 use crate::eval;
 use crate::game::{DrawState, Game};
 use crate::movegen::{self, Forcing};
@@ -94,10 +95,10 @@ pub struct Limits {
     pub clock: Option<Clock>,
     /// Search until stopped (the other limits are ignored).
     pub infinite: bool,
-    /// What every move costs outside the engine (the client, the pipes),
-    /// in milliseconds: kept back from a move time, and charged per move of
-    /// a clock's horizon (see [`crate::clock`]).
-    pub move_overhead_ms: u64,
+    /// What every move costs outside the engine (the client, the pipes):
+    /// kept back from a move time, and charged per move of a clock's
+    /// horizon (see [`crate::clock`]).
+    pub overhead: Overhead,
     /// When the command that started the search arrived; the time limits
     /// count from it (from the search's start when `None`).
     pub started: Option<Instant>,
@@ -144,7 +145,7 @@ impl Limits {
         if self.infinite {
             return (None, None);
         }
-        let overhead = self.move_overhead_ms;
+        let overhead = self.overhead.per_move_ms;
         let mut soft: Option<u64> = None;
         let mut hard: Option<u64> = None;
         if let Some(ms) = self.movetime_ms {
@@ -153,7 +154,7 @@ impl Limits {
             hard = Some(t);
         }
         if let Some(c) = self.clock {
-            let b = c.budget(overhead);
+            let b = c.budget(self.overhead);
             soft = Some(soft.map_or(b.soft_ms, |x| x.min(b.soft_ms)));
             hard = Some(hard.map_or(b.hard_ms, |x| x.min(b.hard_ms)));
         }
