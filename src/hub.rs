@@ -42,7 +42,8 @@
 //!   2^(tt-size - 16) MiB: 16 = 1 MiB, 22 = 64 MiB (the default), 32 = 64 GiB.
 //!   A size the system refuses is an error and the old table stays.
 //! * `ponder`: whether the GUI may ask the engine to ponder (informational).
-//! * `move-overhead`: milliseconds kept back from every timed move.
+//! * `move-overhead`: the least the client and the pipes are taken to cost
+//!   per move, in milliseconds (see `crate::clock`).
 //!
 //! Parameters may be set at any time while no search runs; `init` only
 //! answers `ready`.
