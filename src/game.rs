@@ -49,12 +49,14 @@ pub enum GameResult {
 }
 
 impl GameResult {
-    /// The PDN result text: `1-0`, `0-1` or `1/2-1/2`.
+    /// The result in draughts notation, two points a game: `2-0` (White
+    /// wins), `1-1` (draw), `0-2` (Black wins). The one notation of results
+    /// everywhere: PDN files, match logs, `d` and `shashki show`.
     pub fn pdn(self) -> &'static str {
         match self {
-            GameResult::WhiteWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
+            GameResult::WhiteWins => "2-0",
+            GameResult::BlackWins => "0-2",
+            GameResult::Draw => "1-1",
         }
     }
 

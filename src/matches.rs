@@ -436,12 +436,7 @@ fn play_game(
             rec.set_tag(tag, &l.join(", "));
         }
     }
-    rec.result = match result {
-        GameResult::WhiteWins => "2-0",
-        GameResult::BlackWins => "0-2",
-        GameResult::Draw => "1-1",
-    }
-    .to_string();
+    rec.result = result.pdn().to_string();
     rec.set_tag("Termination", &reason);
     if let Some((w, b)) = count {
         rec.set_tag("Score", &format!("{w}:{b}"));

@@ -87,7 +87,7 @@
 //! [`EndReason::describe`]: crate::game::EndReason::describe
 
 use crate::fen;
-use crate::game::{Game, GameResult, Outcome};
+use crate::game::{Game, Outcome};
 use crate::notation;
 use crate::position::Position;
 use crate::variant::Variant;
@@ -147,13 +147,7 @@ impl GameRecord {
 
 /// The PDN result token of an outcome: `2-0`, `0-2`, `1-1`, or `*` for none.
 pub fn result_token(outcome: Option<&Outcome>) -> String {
-    match outcome.map(|o| o.result) {
-        Some(GameResult::WhiteWins) => "2-0",
-        Some(GameResult::BlackWins) => "0-2",
-        Some(GameResult::Draw) => "1-1",
-        None => "*",
-    }
-    .to_string()
+    outcome.map_or("*", |o| o.result.pdn()).to_string()
 }
 
 /// The GameType number this module writes for a variant.
