@@ -247,14 +247,180 @@ fn rule_7_2_5_kings_only_after_30_plies() {
     assert_eq!(o.reason, EndReason::KingMovesOnly);
 }
 
+/// Rank (1-8) of a square.
+fn rank_of(pos: &shashki::Position, sq: shashki::Square) -> u8 {
+    let g = pos.geometry();
+    let name = g.square_name(sq);
+    name[1..].parse().expect("a rank")
+}
+
+/// Like [`quiet_walk`], for rule 7.2.6: `plies` quiet moves, no capture
+/// possible anywhere, no position twice, and no man ever one step from
+/// promotion (so the balance cannot change, and no move of any position on
+/// the way crowns); a man moves at least once in every `max_king_run + 1`
+/// plies, so rule 7.2.5 (30 plies of king moves only) never comes close.
+/// Kings move whenever they may. Plays the moves, asserting the game goes on
+/// until the last one; returns the positions reached (the start first).
+fn balance_walk(game: &mut Game, plies: usize, max_king_run: usize) -> Vec<shashki::Position> {
+    fn safe(p: &shashki::Position) -> bool {
+        let men = p.occupied() & !p.kings();
+        shashki::board::squares(men).all(|sq| {
+            let r = rank_of(p, sq);
+            match p.piece_at(sq) {
+                Some(shashki::Piece::Man(shashki::Color::White)) => r <= 6,
+                _ => r >= 3,
+            }
+        })
+    }
+    fn search(
+        path: &mut Vec<shashki::Position>,
+        moves: &mut Vec<shashki::Move>,
+        run: usize,
+        plies: usize,
+        max_run: usize,
+        budget: &mut u32,
+    ) -> bool {
+        if moves.len() == plies {
+            return true;
+        }
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        let pos = *path.last().unwrap();
+        let mut order: Vec<shashki::Move> = pos.legal_moves().iter().copied().collect();
+        // King moves first while the run allows them, then men's moves.
+        order.sort_by_key(|m| pos.kings() & m.from().bb() == 0);
+        for m in order {
+            let king = pos.kings() & m.from().bb() != 0;
+            let next = pos.play(&m);
+            if m.is_capture()
+                || (king && run == max_run)
+                || shashki::movegen::has_capture(&next)
+                || !safe(&next)
+                || path.contains(&next)
+            {
+                continue;
+            }
+            path.push(next);
+            moves.push(m);
+            let run = if king { run + 1 } else { 0 };
+            if search(path, moves, run, plies, max_run, budget) {
+                return true;
+            }
+            path.pop();
+            moves.pop();
+        }
+        false
+    }
+    assert!(safe(game.position()), "test bug: a man next to promotion");
+    let mut path = game.positions().to_vec();
+    let mut moves = Vec::new();
+    let mut budget = 200_000;
+    assert!(
+        search(&mut path, &mut moves, 0, plies, max_king_run, &mut budget),
+        "no walk of {plies} plies from {}",
+        game.position()
+    );
+    let mut reached = vec![*game.position()];
+    let mut king_run = 0;
+    for (ply, m) in moves.iter().enumerate() {
+        assert!(
+            game.outcome().is_none(),
+            "ended before ply {ply}: {:?}",
+            game.outcome()
+        );
+        let king = game.position().kings() & m.from().bb() != 0;
+        king_run = if king { king_run + 1 } else { 0 };
+        assert!(king_run <= max_king_run, "test bug: a run of {king_run}");
+        game.play(m).unwrap();
+        reached.push(*game.position());
+    }
+    reached
+}
+
+/// Rule 7.2.6 as rules/russian.md counts it (lidraughts' plies): with both
+/// sides having kings and the balance unchanged, 60 plies (30 moves) with 4
+/// or 5 pieces, 120 plies (60 moves) with 6 or 7. Men move now and then, so
+/// 7.2.5 (30 plies of king moves only) cannot fire; the game goes on through
+/// ply `limit - 1` and ends at ply `limit`, exactly.
+fn rule_7_2_6_ends_at(start: &str, pieces: u32, limit: usize) {
+    let mut g = game_at(Variant::Russian, start);
+    assert_eq!(g.position().occupied().count_ones(), pieces, "test bug");
+    balance_walk(&mut g, limit - 1, 20);
+    assert!(g.outcome().is_none(), "ended before ply {limit}");
+    // One more quiet move (any will do: none captures or crowns).
+    let pos = *g.position();
+    let last = pos
+        .legal_moves()
+        .iter()
+        .copied()
+        .find(|m| !g.positions().contains(&pos.play(m)))
+        .expect("a move to a new position");
+    g.play(&last).unwrap();
+    assert_eq!(g.moves().len(), limit);
+    let o = g.outcome().expect("drawn by 7.2.6");
+    assert_eq!(
+        (o.result, o.reason),
+        (GameResult::Draw, EndReason::BalanceUnchanged),
+        "after {limit} plies from {start}"
+    );
+}
+
 #[test]
-fn rule_7_2_6_balance_unchanged_after_60_plies_with_6_pieces() {
-    let mut g = game_at(Variant::Russian, "W:WKc1,e1,a3:BKf8,h6,g7");
-    // Men may move (so 7.2.5 does not end it), but no capture or promotion.
-    let no_promotion = |p: &shashki::Position| p.kings().count_ones() == 2;
-    quiet_walk(&mut g, 60, no_promotion);
-    let o = g.outcome().expect("drawn after 60 plies");
-    assert_eq!(o.reason, EndReason::BalanceUnchanged);
+fn rule_7_2_6_five_pieces_ends_after_60_plies_with_men_moving() {
+    // White king and man, Black king and two men.
+    rule_7_2_6_ends_at("W:WKc1,e1:BKf8,h6,g7", 5, 60);
+}
+
+#[test]
+fn rule_7_2_6_four_pieces_ends_after_60_plies() {
+    rule_7_2_6_ends_at("W:WKc1,e1:BKf8,h6", 4, 60);
+}
+
+#[test]
+fn rule_7_2_6_six_pieces_ends_after_120_plies() {
+    rule_7_2_6_ends_at("W:WKc1,e1,a3:BKf8,h6,g7", 6, 120);
+}
+
+#[test]
+fn rule_7_2_6_seven_pieces_ends_after_120_plies_with_men_moving() {
+    // White king and two men, Black king and three men.
+    rule_7_2_6_ends_at("W:WKc1,e1,a3:BKf8,h6,g7,b8", 7, 120);
+}
+
+/// The search keeps the same 7.2.6 count along its lines (src/search.rs,
+/// the draw-rule counters it pushes per ply): one ply before the draw, every
+/// move (none captures or crowns) reaches the drawn position, so the value
+/// is exactly 0, though White is a king up; ten plies before it, a depth-4
+/// search does not reach the draw and sees the extra king.
+#[test]
+fn search_draws_by_rule_7_2_6_at_ply_60_not_before() {
+    use shashki::search::{Limits, Searcher};
+    // White: two kings and a man; Black: a king and a man. 5 pieces: 60 plies.
+    let start = "W:WKa1,Kc1,e1:BKh8,h6";
+    let mut g = game_at(Variant::Russian, start);
+    let reached = balance_walk(&mut g, 59, 20);
+    let mut searcher = Searcher::new(16, 1);
+    let mut value_at = |ply: usize| {
+        let mut at = game_at(Variant::Russian, start);
+        for m in &g.moves()[..ply] {
+            at.play(m).unwrap();
+        }
+        assert_eq!(*at.position(), reached[ply]);
+        assert!(at.position().legal_moves().len() > 1, "not a forced move");
+        searcher.clear();
+        let r = searcher.search(&at, &Limits::depth(4), &mut |_| {});
+        // From White's side.
+        if at.position().side_to_move() == shashki::Color::White {
+            r.score
+        } else {
+            -r.score
+        }
+    };
+    assert_eq!(value_at(59), 0, "one ply before the draw");
+    let before = value_at(50);
+    assert!(before >= 100, "ten plies before the draw: {before}");
 }
 
 #[test]
