@@ -202,6 +202,11 @@ struct AnalyseArgs {
     /// Variant of games whose tags do not name one.
     #[arg(long, default_value = "russian")]
     variant: Variant,
+    /// Text encoding of the file: utf-8, windows-1251 (cp1251) or
+    /// iso-8859-1 (latin1). Default: UTF-8 if the file is valid UTF-8,
+    /// else windows-1251.
+    #[arg(long)]
+    encoding: Option<String>,
     /// Search each position this many milliseconds.
     #[arg(long, group = "limit")]
     movetime: Option<u64>,
@@ -568,8 +573,9 @@ fn run_match(a: &MatchArgs) -> Result<(), String> {
 fn run_analyse(a: &AnalyseArgs) -> Result<(), String> {
     use shashki::analyse::{self, Thresholds};
     use std::io::Write;
-    let text = std::fs::read_to_string(&a.file)
-        .map_err(|e| format!("cannot read '{}': {e}", a.file.display()))?;
+    let encoding = (a.encoding.as_deref().map(str::parse).transpose())
+        .map_err(|e| format!("--encoding: {e}"))?;
+    let text = shashki::pdn::read_file(&a.file, encoding)?;
     if !(1..=shashki::engine::MULTIPV_MAX).contains(&a.multipv) {
         return Err(format!(
             "--multipv must be from 1 to {}",
