@@ -283,6 +283,14 @@ fn hub_engine_and_adiyukh_count() {
     ]);
     assert!(out.status.success(), "{stdout}");
     assert!(stdout.contains("mean points per game"), "{stdout}");
+    // One opening pair: no interval by pairs, a note instead.
+    assert!(
+        stdout.contains(
+            "uci-side: the interval by opening pairs needs at least 10 complete pairs (1 so far)"
+        ),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("pentanomial"), "{stdout}");
     let text = std::fs::read_to_string(&pdn_path).unwrap();
     for rec in pdn::read_games(&text, Variant::Russian) {
         let rec = rec.unwrap();

@@ -503,15 +503,21 @@ pub fn summary(variant: Variant, standing: &Standing, names: &[String; 2]) -> St
         ));
     }
     let pairs = standing.pair_scores();
-    if let Some(e) = crate::elo::paired_elo(&pairs) {
-        out.push_str(&format!(
+    match crate::elo::paired_elo(&pairs) {
+        Some(e) => out.push_str(&format!(
             "{}: elo {} [{}, {}] by the {} complete opening pairs (pentanomial)\n",
             names[0],
             fmt_elo(e.elo),
             fmt_elo(e.low),
             fmt_elo(e.high),
             pairs.len()
-        ));
+        )),
+        None => out.push_str(&format!(
+            "{}: the interval by opening pairs needs at least {} complete pairs ({} so far)\n",
+            names[0],
+            crate::elo::MIN_PAIRS,
+            pairs.len()
+        )),
     }
     if variant.rules().scoring == Scoring::HalfBoardCount && standing.counted > 0 {
         let n = standing.counted as f64;
@@ -602,6 +608,47 @@ mod tests {
         for bad in ["", "x+1", "10+", "-1+0", "0+0", "0+1", "1e99"] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
         }
+    }
+
+    /// A standing after `pairs` opening pairs that each split 1-1.
+    fn split_pairs(pairs: usize) -> Standing {
+        let mut s = Standing::default();
+        for k in 0..pairs {
+            s.tally.add(1.0);
+            s.tally.add(0.0);
+            s.pairs.insert(k, [Some(1.0), Some(0.0)]);
+            s.played += 2;
+        }
+        s
+    }
+
+    #[test]
+    fn few_pairs_give_no_pair_interval() {
+        let names = ["a".to_string(), "b".to_string()];
+        // Three pairs, each split: no spread at all, so no zero-width
+        // interval; the table says more pairs are needed.
+        let text = summary(Variant::Russian, &split_pairs(3), &names);
+        assert!(
+            text.contains(
+                "a: the interval by opening pairs needs at least 10 complete pairs (3 so far)"
+            ),
+            "{text}"
+        );
+        assert!(
+            !text.contains("pentanomial") && !text.contains("[+0.0, +0.0]"),
+            "{text}"
+        );
+        // A pair of which one game is missing does not count.
+        let mut s = split_pairs(9);
+        s.pairs.insert(9, [Some(1.0), None]);
+        let text = summary(Variant::Russian, &s, &names);
+        assert!(text.contains("(9 so far)"), "{text}");
+        s.pairs.insert(9, [Some(1.0), Some(1.0)]);
+        let text = summary(Variant::Russian, &s, &names);
+        assert!(
+            text.contains("by the 10 complete opening pairs (pentanomial)"),
+            "{text}"
+        );
     }
 
     #[test]
