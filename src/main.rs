@@ -524,6 +524,9 @@ fn run_match(a: &MatchArgs) -> Result<(), String> {
         time_margin_ms: a.time_margin,
         sprt,
         event: format!("shashki match, {}", a.variant.id()),
+        // Ctrl-C: the score so far, the PDN of the finished games, no
+        // engine left running.
+        interrupt: Some(matches::stop_on_ctrl_c()?),
     };
     let mut pdn = match &a.pdn_out {
         Some(p) => Some(
@@ -533,7 +536,17 @@ fn run_match(a: &MatchArgs) -> Result<(), String> {
     };
     let tty = std::io::stderr().is_terminal();
     let mut write_error = None;
-    let (standing, names) = matches::run(&config, &mut |report, standing, names| {
+    let (standing, names) = matches::run(&config, &mut |event, standing, names| {
+        let report = match event {
+            matches::Event::Game(report) => report,
+            matches::Event::Tick => {
+                if tty {
+                    let bar = matches::progress_bar(standing.played, config.games, standing);
+                    eprint!("\r\x1b[K{bar}");
+                }
+                return;
+            }
+        };
         if tty {
             eprint!("\r\x1b[K");
         }
@@ -559,6 +572,14 @@ fn run_match(a: &MatchArgs) -> Result<(), String> {
     if tty {
         eprintln!();
     }
+    if standing.interrupted {
+        let _ = writeln!(
+            std::io::stdout(),
+            "interrupted after {} of {} games (games under way abandoned); the score so far:",
+            standing.played,
+            config.games
+        );
+    }
     let _ = write!(
         std::io::stdout(),
         "{}",
@@ -566,6 +587,12 @@ fn run_match(a: &MatchArgs) -> Result<(), String> {
     );
     if let Some(e) = write_error {
         return Err(format!("writing the PDN file: {e}"));
+    }
+    if standing.interrupted {
+        // Every finished game is in the PDN file, flushed as it ended.
+        drop(pdn);
+        let _ = std::io::stdout().flush();
+        std::process::exit(130);
     }
     Ok(())
 }
