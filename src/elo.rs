@@ -300,7 +300,7 @@ mod tests {
 
     #[test]
     fn pairs_that_split_evenly_are_zero_elo_and_narrower_than_games() {
-        // Every pair split 1-0 or drawn twice: the openings decide, the
+        // Every pair split (a win each) or drawn twice: the openings decide, the
         // engines are even; the pentanomial interval sees no spread at all.
         let pairs = [0.5; 20];
         let e = paired_elo(&pairs).unwrap();
