@@ -93,13 +93,19 @@ fn game_at(variant: Variant, text: &str) -> Game {
 
 /// Find `plies` quiet moves from the game's position such that no position
 /// repeats, no capture becomes possible and `keep` holds for every position
-/// reached (a depth-first search over positions only); then play them,
-/// asserting the game goes on until the last one.
-fn quiet_walk(game: &mut Game, plies: usize, keep: impl Fn(&shashki::Position) -> bool) {
+/// reached (a depth-first search over positions only); with
+/// `max_king_run`, kings move first but never more than that many plies in
+/// a row. Then play them, asserting the game goes on until the last one.
+fn walk(
+    game: &mut Game,
+    plies: usize,
+    keep: &dyn Fn(&shashki::Position) -> bool,
+    max_king_run: Option<usize>,
+) {
     fn search(
         path: &mut Vec<shashki::Position>,
         moves: &mut Vec<shashki::Move>,
-        plies: usize,
+        (plies, run, max_run): (usize, usize, Option<usize>),
         keep: &dyn Fn(&shashki::Position) -> bool,
         budget: &mut u32,
     ) -> bool {
@@ -111,9 +117,15 @@ fn quiet_walk(game: &mut Game, plies: usize, keep: impl Fn(&shashki::Position) -
         }
         *budget -= 1;
         let pos = *path.last().unwrap();
-        for m in pos.legal_moves().iter() {
-            let next = pos.play(m);
+        let is_king = |m: &shashki::Move| pos.kings() & m.from().bb() != 0;
+        let mut order: Vec<shashki::Move> = pos.legal_moves().iter().copied().collect();
+        if max_run.is_some() {
+            order.sort_by_key(|m| !is_king(m));
+        }
+        for m in order {
+            let next = pos.play(&m);
             if m.is_capture()
+                || (is_king(&m) && Some(run) == max_run)
                 || shashki::movegen::has_capture(&next)
                 || !keep(&next)
                 || path.contains(&next)
@@ -121,8 +133,9 @@ fn quiet_walk(game: &mut Game, plies: usize, keep: impl Fn(&shashki::Position) -
                 continue;
             }
             path.push(next);
-            moves.push(*m);
-            if search(path, moves, plies, keep, budget) {
+            moves.push(m);
+            let run = if is_king(&m) { run + 1 } else { 0 };
+            if search(path, moves, (plies, run, max_run), keep, budget) {
                 return true;
             }
             path.pop();
@@ -134,7 +147,13 @@ fn quiet_walk(game: &mut Game, plies: usize, keep: impl Fn(&shashki::Position) -
     let mut moves = Vec::new();
     let mut budget = 200_000;
     assert!(
-        search(&mut path, &mut moves, plies, &keep, &mut budget),
+        search(
+            &mut path,
+            &mut moves,
+            (plies, 0, max_king_run),
+            keep,
+            &mut budget
+        ),
         "no quiet walk of {plies} plies from {}",
         game.position()
     );
@@ -146,6 +165,11 @@ fn quiet_walk(game: &mut Game, plies: usize, keep: impl Fn(&shashki::Position) -
         );
         game.play(m).unwrap();
     }
+}
+
+/// [`walk`] with any moves in the generator's order.
+fn quiet_walk(game: &mut Game, plies: usize, keep: impl Fn(&shashki::Position) -> bool) {
+    walk(game, plies, &keep, None);
 }
 
 #[test]
@@ -254,15 +278,13 @@ fn rank_of(pos: &shashki::Position, sq: shashki::Square) -> u8 {
     name[1..].parse().expect("a rank")
 }
 
-/// Like [`quiet_walk`], for rule 7.2.6: `plies` quiet moves, no capture
-/// possible anywhere, no position twice, and no man ever one step from
-/// promotion (so the balance cannot change, and no move of any position on
-/// the way crowns); a man moves at least once in every `max_king_run + 1`
-/// plies, so rule 7.2.5 (30 plies of king moves only) never comes close.
-/// Kings move whenever they may. Plays the moves, asserting the game goes on
-/// until the last one; returns the positions reached (the start first).
-fn balance_walk(game: &mut Game, plies: usize, max_king_run: usize) -> Vec<shashki::Position> {
-    fn safe(p: &shashki::Position) -> bool {
+/// A [`walk`] for rule 7.2.6: `plies` quiet moves, no capture possible
+/// anywhere, no position twice, and no man ever one step from promotion (so
+/// the balance cannot change, and no move of any position on the way
+/// crowns); a man moves at least once in every `max_king_run + 1` plies, so
+/// rule 7.2.5 (30 plies of king moves only) never comes close.
+fn balance_walk(game: &mut Game, plies: usize, max_king_run: usize) {
+    let safe = |p: &shashki::Position| {
         let men = p.occupied() & !p.kings();
         shashki::board::squares(men).all(|sq| {
             let r = rank_of(p, sq);
@@ -271,72 +293,20 @@ fn balance_walk(game: &mut Game, plies: usize, max_king_run: usize) -> Vec<shash
                 _ => r >= 3,
             }
         })
-    }
-    fn search(
-        path: &mut Vec<shashki::Position>,
-        moves: &mut Vec<shashki::Move>,
-        run: usize,
-        plies: usize,
-        max_run: usize,
-        budget: &mut u32,
-    ) -> bool {
-        if moves.len() == plies {
-            return true;
-        }
-        if *budget == 0 {
-            return false;
-        }
-        *budget -= 1;
-        let pos = *path.last().unwrap();
-        let mut order: Vec<shashki::Move> = pos.legal_moves().iter().copied().collect();
-        // King moves first while the run allows them, then men's moves.
-        order.sort_by_key(|m| pos.kings() & m.from().bb() == 0);
-        for m in order {
-            let king = pos.kings() & m.from().bb() != 0;
-            let next = pos.play(&m);
-            if m.is_capture()
-                || (king && run == max_run)
-                || shashki::movegen::has_capture(&next)
-                || !safe(&next)
-                || path.contains(&next)
-            {
-                continue;
-            }
-            path.push(next);
-            moves.push(m);
-            let run = if king { run + 1 } else { 0 };
-            if search(path, moves, run, plies, max_run, budget) {
-                return true;
-            }
-            path.pop();
-            moves.pop();
-        }
-        false
-    }
+    };
     assert!(safe(game.position()), "test bug: a man next to promotion");
-    let mut path = game.positions().to_vec();
-    let mut moves = Vec::new();
-    let mut budget = 200_000;
-    assert!(
-        search(&mut path, &mut moves, 0, plies, max_king_run, &mut budget),
-        "no walk of {plies} plies from {}",
-        game.position()
-    );
-    let mut reached = vec![*game.position()];
+    let start = game.moves().len();
+    walk(game, plies, &safe, Some(max_king_run));
+    // The run of king moves, checked again on the moves played.
     let mut king_run = 0;
-    for (ply, m) in moves.iter().enumerate() {
-        assert!(
-            game.outcome().is_none(),
-            "ended before ply {ply}: {:?}",
-            game.outcome()
-        );
-        let king = game.position().kings() & m.from().bb() != 0;
-        king_run = if king { king_run + 1 } else { 0 };
+    for (pos, m) in game.positions()[start..].iter().zip(&game.moves()[start..]) {
+        king_run = if pos.kings() & m.from().bb() != 0 {
+            king_run + 1
+        } else {
+            0
+        };
         assert!(king_run <= max_king_run, "test bug: a run of {king_run}");
-        game.play(m).unwrap();
-        reached.push(*game.position());
     }
-    reached
 }
 
 /// Rule 7.2.6 as rules/russian.md counts it (lidraughts' plies): with both
@@ -400,14 +370,14 @@ fn search_draws_by_rule_7_2_6_at_ply_60_not_before() {
     // White: two kings and a man; Black: a king and a man. 5 pieces: 60 plies.
     let start = "W:WKa1,Kc1,e1:BKh8,h6";
     let mut g = game_at(Variant::Russian, start);
-    let reached = balance_walk(&mut g, 59, 20);
+    balance_walk(&mut g, 59, 20);
     let mut searcher = Searcher::new(16, 1);
     let mut value_at = |ply: usize| {
         let mut at = game_at(Variant::Russian, start);
         for m in &g.moves()[..ply] {
             at.play(m).unwrap();
         }
-        assert_eq!(*at.position(), reached[ply]);
+        assert_eq!(at.position(), &g.positions()[ply]);
         assert!(at.position().legal_moves().len() > 1, "not a forced move");
         searcher.clear();
         let r = searcher.search(&at, &Limits::depth(4), &mut |_| {});
