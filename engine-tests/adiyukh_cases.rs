@@ -166,10 +166,10 @@ fn a6_fig15_16_recapture_and_crowning() {
     let end = play(&mid, "f6:h8");
     assert_tower(&end, "h8", Color::White, 1, 4);
     assert!(is_king(&end, "h8"), "h8 is White's promotion rank: a king");
-    // The rule book prints "B g7-3". The 3 checkers left on g7 are the three
+    // The rule book's "W g7-3": the 3 checkers left on g7 are the three
     // white ones that were under the black top (the only black checkers are
     // the 4 now under h8), so by rule 2 ("the rest of the jumped tower stays,
-    // owned by its new top colour") the tower is White's: g7-3 of White.
+    // owned by its new top colour") the tower is a pure White tower of 3.
     assert_tower(&end, "g7", Color::White, 3, 0);
     assert_empty(&end, "f6");
     assert_conserved(&end, 4, 4);

@@ -115,3 +115,79 @@ fn bad_analyse_arguments_are_errors() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read '/nonexistent/x.pdn'"));
 }
+
+/// `shashki analyse` reads a Windows-1251 file (the sample of
+/// `engine-tests/data/`) with the Cyrillic names right, without being told
+/// its encoding; `--encoding` names another, and a bad name is a one-line
+/// error naming the accepted ones.
+#[test]
+fn analyse_reads_windows_1251_and_named_encodings() {
+    let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("engine-tests/data/cp1251-russian.pdn");
+    let run = |file: &std::path::Path, extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_shashki"))
+            .arg("analyse")
+            .arg(file)
+            .args(["--depth", "2"])
+            .args(extra)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8(out.stdout).expect("UTF-8 out"),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, stdout, stderr) = run(&sample, &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    for tag in [
+        "[White \"Иванов, Пётр\"]",
+        "[Black \"Щербаков, Юрий\"]",
+        "[Site \"Москва, клуб № 1\"]",
+        "[White \"Ґонта, Євген\"]",
+        "[Black \"Їжак, Іван\"]",
+    ] {
+        assert!(stdout.contains(tag), "{tag} in\n{stdout}");
+    }
+    let games = pdn::read_games(&stdout, Variant::Russian);
+    assert_eq!(games.len(), 2);
+    let (code, stdout2, _) = run(&sample, &["--encoding", "cp1251"]);
+    assert_eq!((code, &stdout2), (Some(0), &stdout));
+
+    // Told it is UTF-8, the file is refused in one line naming the problem.
+    let (code, _, stderr) = run(&sample, &["--encoding", "utf-8"]);
+    assert_eq!(code, Some(2));
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("not valid UTF-8 (line 1"), "{stderr}");
+
+    let (code, _, stderr) = run(&sample, &["--encoding", "koi8-r"]);
+    assert_eq!(code, Some(2));
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("--encoding: unknown encoding 'koi8-r'")
+            && stderr.contains("utf-8")
+            && stderr.contains("windows-1251")
+            && stderr.contains("iso-8859-1"),
+        "{stderr}"
+    );
+
+    // Latin-1, named: "Müller" (ü = 0xFC); unnamed, the same byte would be
+    // Windows-1251's ь.
+    let dir = std::env::temp_dir().join(format!("shashki-analyse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("latin1.pdn");
+    std::fs::write(
+        &file,
+        b"[White \"M\xFCller\"]\n[Black \"Ren\xE9\"]\n\n1. c3-d4 f6-g5 *\n",
+    )
+    .unwrap();
+    let (code, stdout, stderr) = run(&file, &["--encoding", "latin1"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stdout.contains("[White \"Müller\"]") && stdout.contains("[Black \"René\"]"),
+        "{stdout}"
+    );
+    let (code, stdout, _) = run(&file, &[]);
+    assert_eq!(code, Some(0));
+    assert!(stdout.contains("[White \"Mьller\"]"), "{stdout}");
+}

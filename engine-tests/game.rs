@@ -93,13 +93,19 @@ fn game_at(variant: Variant, text: &str) -> Game {
 
 /// Find `plies` quiet moves from the game's position such that no position
 /// repeats, no capture becomes possible and `keep` holds for every position
-/// reached (a depth-first search over positions only); then play them,
-/// asserting the game goes on until the last one.
-fn quiet_walk(game: &mut Game, plies: usize, keep: impl Fn(&shashki::Position) -> bool) {
+/// reached (a depth-first search over positions only); with
+/// `max_king_run`, kings move first but never more than that many plies in
+/// a row. Then play them, asserting the game goes on until the last one.
+fn walk(
+    game: &mut Game,
+    plies: usize,
+    keep: &dyn Fn(&shashki::Position) -> bool,
+    max_king_run: Option<usize>,
+) {
     fn search(
         path: &mut Vec<shashki::Position>,
         moves: &mut Vec<shashki::Move>,
-        plies: usize,
+        (plies, run, max_run): (usize, usize, Option<usize>),
         keep: &dyn Fn(&shashki::Position) -> bool,
         budget: &mut u32,
     ) -> bool {
@@ -111,9 +117,15 @@ fn quiet_walk(game: &mut Game, plies: usize, keep: impl Fn(&shashki::Position) -
         }
         *budget -= 1;
         let pos = *path.last().unwrap();
-        for m in pos.legal_moves().iter() {
-            let next = pos.play(m);
+        let is_king = |m: &shashki::Move| pos.kings() & m.from().bb() != 0;
+        let mut order: Vec<shashki::Move> = pos.legal_moves().iter().copied().collect();
+        if max_run.is_some() {
+            order.sort_by_key(|m| !is_king(m));
+        }
+        for m in order {
+            let next = pos.play(&m);
             if m.is_capture()
+                || (is_king(&m) && Some(run) == max_run)
                 || shashki::movegen::has_capture(&next)
                 || !keep(&next)
                 || path.contains(&next)
@@ -121,8 +133,9 @@ fn quiet_walk(game: &mut Game, plies: usize, keep: impl Fn(&shashki::Position) -
                 continue;
             }
             path.push(next);
-            moves.push(*m);
-            if search(path, moves, plies, keep, budget) {
+            moves.push(m);
+            let run = if is_king(&m) { run + 1 } else { 0 };
+            if search(path, moves, (plies, run, max_run), keep, budget) {
                 return true;
             }
             path.pop();
@@ -134,7 +147,13 @@ fn quiet_walk(game: &mut Game, plies: usize, keep: impl Fn(&shashki::Position) -
     let mut moves = Vec::new();
     let mut budget = 200_000;
     assert!(
-        search(&mut path, &mut moves, plies, &keep, &mut budget),
+        search(
+            &mut path,
+            &mut moves,
+            (plies, 0, max_king_run),
+            keep,
+            &mut budget
+        ),
         "no quiet walk of {plies} plies from {}",
         game.position()
     );
@@ -146,6 +165,11 @@ fn quiet_walk(game: &mut Game, plies: usize, keep: impl Fn(&shashki::Position) -
         );
         game.play(m).unwrap();
     }
+}
+
+/// [`walk`] with any moves in the generator's order.
+fn quiet_walk(game: &mut Game, plies: usize, keep: impl Fn(&shashki::Position) -> bool) {
+    walk(game, plies, &keep, None);
 }
 
 #[test]
@@ -247,14 +271,126 @@ fn rule_7_2_5_kings_only_after_30_plies() {
     assert_eq!(o.reason, EndReason::KingMovesOnly);
 }
 
+/// Rank (1-8) of a square.
+fn rank_of(pos: &shashki::Position, sq: shashki::Square) -> u8 {
+    let g = pos.geometry();
+    let name = g.square_name(sq);
+    name[1..].parse().expect("a rank")
+}
+
+/// A [`walk`] for rule 7.2.6: `plies` quiet moves, no capture possible
+/// anywhere, no position twice, and no man ever one step from promotion (so
+/// the balance cannot change, and no move of any position on the way
+/// crowns); a man moves at least once in every `max_king_run + 1` plies, so
+/// rule 7.2.5 (30 plies of king moves only) never comes close.
+fn balance_walk(game: &mut Game, plies: usize, max_king_run: usize) {
+    let safe = |p: &shashki::Position| {
+        let men = p.occupied() & !p.kings();
+        shashki::board::squares(men).all(|sq| {
+            let r = rank_of(p, sq);
+            match p.piece_at(sq) {
+                Some(shashki::Piece::Man(shashki::Color::White)) => r <= 6,
+                _ => r >= 3,
+            }
+        })
+    };
+    assert!(safe(game.position()), "test bug: a man next to promotion");
+    let start = game.moves().len();
+    walk(game, plies, &safe, Some(max_king_run));
+    // The run of king moves, checked again on the moves played.
+    let mut king_run = 0;
+    for (pos, m) in game.positions()[start..].iter().zip(&game.moves()[start..]) {
+        king_run = if pos.kings() & m.from().bb() != 0 {
+            king_run + 1
+        } else {
+            0
+        };
+        assert!(king_run <= max_king_run, "test bug: a run of {king_run}");
+    }
+}
+
+/// Rule 7.2.6 as rules/russian.md counts it (lidraughts' plies): with both
+/// sides having kings and the balance unchanged, 60 plies (30 moves) with 4
+/// or 5 pieces, 120 plies (60 moves) with 6 or 7. Men move now and then, so
+/// 7.2.5 (30 plies of king moves only) cannot fire; the game goes on through
+/// ply `limit - 1` and ends at ply `limit`, exactly.
+fn rule_7_2_6_ends_at(start: &str, pieces: u32, limit: usize) {
+    let mut g = game_at(Variant::Russian, start);
+    assert_eq!(g.position().occupied().count_ones(), pieces, "test bug");
+    balance_walk(&mut g, limit - 1, 20);
+    assert!(g.outcome().is_none(), "ended before ply {limit}");
+    // One more quiet move (any will do: none captures or crowns).
+    let pos = *g.position();
+    let last = pos
+        .legal_moves()
+        .iter()
+        .copied()
+        .find(|m| !g.positions().contains(&pos.play(m)))
+        .expect("a move to a new position");
+    g.play(&last).unwrap();
+    assert_eq!(g.moves().len(), limit);
+    let o = g.outcome().expect("drawn by 7.2.6");
+    assert_eq!(
+        (o.result, o.reason),
+        (GameResult::Draw, EndReason::BalanceUnchanged),
+        "after {limit} plies from {start}"
+    );
+}
+
 #[test]
-fn rule_7_2_6_balance_unchanged_after_60_plies_with_6_pieces() {
-    let mut g = game_at(Variant::Russian, "W:WKc1,e1,a3:BKf8,h6,g7");
-    // Men may move (so 7.2.5 does not end it), but no capture or promotion.
-    let no_promotion = |p: &shashki::Position| p.kings().count_ones() == 2;
-    quiet_walk(&mut g, 60, no_promotion);
-    let o = g.outcome().expect("drawn after 60 plies");
-    assert_eq!(o.reason, EndReason::BalanceUnchanged);
+fn rule_7_2_6_five_pieces_ends_after_60_plies_with_men_moving() {
+    // White king and man, Black king and two men.
+    rule_7_2_6_ends_at("W:WKc1,e1:BKf8,h6,g7", 5, 60);
+}
+
+#[test]
+fn rule_7_2_6_four_pieces_ends_after_60_plies() {
+    rule_7_2_6_ends_at("W:WKc1,e1:BKf8,h6", 4, 60);
+}
+
+#[test]
+fn rule_7_2_6_six_pieces_ends_after_120_plies() {
+    rule_7_2_6_ends_at("W:WKc1,e1,a3:BKf8,h6,g7", 6, 120);
+}
+
+#[test]
+fn rule_7_2_6_seven_pieces_ends_after_120_plies_with_men_moving() {
+    // White king and two men, Black king and three men.
+    rule_7_2_6_ends_at("W:WKc1,e1,a3:BKf8,h6,g7,b8", 7, 120);
+}
+
+/// The search keeps the same 7.2.6 count along its lines (src/search.rs,
+/// the draw-rule counters it pushes per ply): one ply before the draw, every
+/// move (none captures or crowns) reaches the drawn position, so the value
+/// is exactly 0, though White is a king up; ten plies before it, a depth-4
+/// search does not reach the draw and sees the extra king.
+#[test]
+fn search_draws_by_rule_7_2_6_at_ply_60_not_before() {
+    use shashki::search::{Limits, Searcher};
+    // White: two kings and a man; Black: a king and a man. 5 pieces: 60 plies.
+    let start = "W:WKa1,Kc1,e1:BKh8,h6";
+    let mut g = game_at(Variant::Russian, start);
+    balance_walk(&mut g, 59, 20);
+    let mut searcher = Searcher::new(16, 1);
+    let mut value_at = |ply: usize| {
+        let mut at = game_at(Variant::Russian, start);
+        for m in &g.moves()[..ply] {
+            at.play(m).unwrap();
+        }
+        assert_eq!(at.position(), &g.positions()[ply]);
+        assert!(at.position().legal_moves().len() > 1, "not a forced move");
+        searcher.clear();
+        let r = searcher.search(&at, &Limits::depth(4), &mut |_| {});
+        // From White's side.
+        if at.position().side_to_move() == shashki::Color::White {
+            r.score
+        } else {
+            -r.score
+        }
+    };
+    assert_eq!(value_at(59), 0, "one ply before the draw");
+    let before = value_at(50);
+    assert!(before >= 100, "ten plies before the draw: {before}");
 }
 
 #[test]

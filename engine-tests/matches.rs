@@ -283,6 +283,14 @@ fn hub_engine_and_adiyukh_count() {
     ]);
     assert!(out.status.success(), "{stdout}");
     assert!(stdout.contains("mean points per game"), "{stdout}");
+    // One opening pair: no interval by pairs, a note instead.
+    assert!(
+        stdout.contains(
+            "uci-side: the interval by opening pairs needs at least 10 complete pairs (1 so far)"
+        ),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("pentanomial"), "{stdout}");
     let text = std::fs::read_to_string(&pdn_path).unwrap();
     for rec in pdn::read_games(&text, Variant::Russian) {
         let rec = rec.unwrap();
@@ -362,4 +370,204 @@ fn sprt_stops_a_decided_match() {
     assert!(stdout.contains("sprt: H1 accepted"), "{stdout}");
     let (games, ..) = row(&stdout, "strong");
     assert!(games < 200, "{games} games:\n{stdout}");
+}
+
+/// The runner reports progress from the start: a tick comes before the
+/// first game ends (the progress bar shows `0/N` and no ETA yet), then
+/// every game; the bar after the last game has its ETA.
+#[test]
+fn progress_ticks_come_before_the_first_game() {
+    use shashki::matches::{self, Event, MatchConfig};
+    use shashki::player::{EngineSpec, Protocol};
+    let engine = |name: &str| EngineSpec {
+        name: Some(name.into()),
+        command: format!("'{}'", shashki()),
+        protocol: Protocol::Uci,
+        options: vec![],
+    };
+    let variant = Variant::Brazilian;
+    let config = MatchConfig {
+        engines: [engine("one"), engine("two")],
+        variant,
+        games: 2,
+        tc: None,
+        depth: [Some(2), Some(2)],
+        nodes: [None, None],
+        concurrency: 1,
+        openings: shashki::openings::parse(variant, shashki::openings::builtin(variant)).unwrap(),
+        seed: 1,
+        max_plies: 400,
+        move_timeout_ms: 30_000,
+        time_margin_ms: 0,
+        sprt: None,
+        event: "test".into(),
+        interrupt: None,
+    };
+    let mut events = Vec::new();
+    let (standing, _) = matches::run(&config, &mut |e, s, _| {
+        let bar = matches::progress_bar(s.played, 2, s);
+        events.push(match e {
+            Event::Tick => format!("tick {bar}"),
+            Event::Game(r) => format!("game {} {bar}", r.index + 1),
+        });
+    })
+    .unwrap();
+    assert_eq!(standing.played, 2);
+    assert!(!standing.interrupted);
+    assert!(
+        events[0].starts_with("tick [")
+            && events[0].contains("] 0/2 ")
+            && events[0].ends_with("ETA --:--"),
+        "{events:?}"
+    );
+    let games: Vec<&String> = events.iter().filter(|e| e.starts_with("game ")).collect();
+    assert_eq!(games.len(), 2, "{events:?}");
+    assert!(
+        games[1].contains("] 2/2 ") && games[1].ends_with("ETA 0:00"),
+        "{events:?}"
+    );
+}
+
+/// The processes (alive, not zombies) whose environment holds `mark`.
+#[cfg(target_os = "linux")]
+fn processes_marked(mark: &str) -> Vec<u32> {
+    let needle = mark.as_bytes();
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            let env = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            let zombie = stat
+                .rsplit(')')
+                .next()
+                .is_some_and(|s| s.trim_start().starts_with('Z'));
+            !zombie && env.windows(needle.len()).any(|w| w == needle)
+        })
+        .collect()
+}
+
+/// Ctrl-C (SIGINT) during a match: the score of the games finished so far
+/// is printed (with the note that the pair interval needs more pairs), the
+/// PDN holds exactly those games, the process exits with status 130, and
+/// no engine process is left (they sit in process groups of their own,
+/// which a terminal's Ctrl-C does not reach, so the runner must end them).
+#[cfg(target_os = "linux")]
+#[test]
+fn ctrl_c_prints_the_score_keeps_the_pdn_and_ends_the_engines() {
+    use std::io::{BufRead, BufReader};
+    use std::time::{Duration, Instant};
+    let mark = format!("SHASHKI_TEST_MARK=ctrl-c-{}", std::process::id());
+    // Each engine is this program under `env`, which marks its environment;
+    // the second is wrapped in a shell that sleeps after the engine ends (on
+    // the end of its input, say): only killing the engine's whole process
+    // group ends it all.
+    let engine1 = format!("env {mark} '{}'", shashki());
+    let engine2 = format!("env {mark} sh -c \"'{}'; sleep 60\"", shashki());
+    let pdn_path = scratch("ctrl-c.pdn");
+    let mut child = Command::new(shashki())
+        .args([
+            "match",
+            "--variant",
+            "russian",
+            "--games",
+            "200",
+            "--depth",
+            "4",
+        ])
+        .args(["--concurrency", "2", "--name1", "one", "--name2", "two"])
+        .args(["--engine1", &engine1, "--engine2", &engine2])
+        .arg("--pdn-out")
+        .arg(&pdn_path)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start shashki match");
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    // Wait for two finished games, then press Ctrl-C.
+    let mut lines = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while lines
+        .iter()
+        .filter(|l: &&String| l.starts_with("game "))
+        .count()
+        < 2
+    {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(l) => lines.push(l),
+            Err(e) => {
+                let _ = child.kill();
+                panic!("no two games within 120 s ({e}): {lines:?}");
+            }
+        }
+    }
+    assert!(
+        !processes_marked(&mark).is_empty(),
+        "the engines run under the mark"
+    );
+    // SAFETY: kill(2) sends SIGINT to the match process, our child.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the match did not end within 10 s of Ctrl-C: {lines:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    lines.extend(rx.iter());
+    let stdout = lines.join("\n");
+    assert_eq!(status.code(), Some(130), "{stdout}");
+    let played = lines.iter().filter(|l| l.starts_with("game ")).count();
+    assert!((2..200).contains(&played), "{stdout}");
+    assert!(
+        stdout.contains(&format!("interrupted after {played} of 200 games")),
+        "{stdout}"
+    );
+    let (games, w, d, l) = row(&stdout, "one");
+    assert_eq!(
+        (games, w + d + l),
+        (played as u32, played as u32),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("the interval by opening pairs needs at least 10 complete pairs")
+            || played >= 20,
+        "{stdout}"
+    );
+    // The PDN holds the finished games, each complete, and nothing else.
+    let text = std::fs::read_to_string(&pdn_path).unwrap();
+    let records: Vec<_> = pdn::read_games(&text, Variant::Russian)
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|e| panic!("{e}")))
+        .collect();
+    assert_eq!(records.len(), played, "{text}");
+    for rec in &records {
+        assert_ne!(rec.result, "*", "an unfinished game in the PDN");
+        assert!(rec.tag("Termination").is_some());
+    }
+    // No engine outlives the match (a killed process may take a moment to
+    // go).
+    let deadline = Instant::now() + Duration::from_secs(2);
+    let mut left = processes_marked(&mark);
+    while !left.is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+        left = processes_marked(&mark);
+    }
+    assert!(left.is_empty(), "engine processes left: {left:?}");
 }

@@ -526,3 +526,106 @@ proptest! {
         }
     }
 }
+
+/// The players' names of `engine-tests/data/cp1251-russian.pdn`, a file in
+/// Windows-1251 (CRLF line ends), as they are in Russian and Ukrainian.
+const CP1251_PLAYERS: [(&str, &str); 2] = [
+    ("Иванов, Пётр", "Щербаков, Юрий"),
+    ("Ґонта, Євген", "Їжак, Іван"),
+];
+
+/// Windows-1251 PDN (the usual encoding of Russian collections) is read:
+/// the file is not UTF-8, so it is decoded as Windows-1251 and the names
+/// come out right; named as UTF-8 it is refused with the line of the bad
+/// byte.
+#[test]
+fn windows_1251_files_load_with_the_names_right() {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("engine-tests/data/cp1251-russian.pdn");
+    let bytes = std::fs::read(&path).unwrap();
+    assert!(
+        std::str::from_utf8(&bytes).is_err(),
+        "the sample is not UTF-8"
+    );
+    // Windows-1251 bytes of the code page's table: И = 0xC8, ё = 0xB8,
+    // № = 0xB9, Ґ = 0xA5, Є = 0xAA, Ї = 0xAF, І = 0xB2.
+    for b in [0xC8, 0xB8, 0xB9, 0xA5, 0xAA, 0xAF, 0xB2] {
+        assert!(bytes.contains(&b), "byte 0x{b:02X} in the sample");
+    }
+    let text = pdn::decode(&bytes, None).unwrap();
+    assert_eq!(
+        text,
+        pdn::decode(&bytes, Some(pdn::Encoding::Windows1251)).unwrap()
+    );
+    let games: Vec<_> = pdn::read_games(&text, Variant::Russian)
+        .into_iter()
+        .map(|g| g.unwrap_or_else(|e| panic!("{e}")))
+        .collect();
+    assert_eq!(games.len(), 2);
+    for (g, (white, black)) in games.iter().zip(CP1251_PLAYERS) {
+        assert_eq!(g.tag("White"), Some(white));
+        assert_eq!(g.tag("Black"), Some(black));
+        assert_eq!(g.game.moves().len(), 4);
+    }
+    assert_eq!(games[0].tag("Site"), Some("Москва, клуб № 1"));
+    assert_eq!(games[0].comments[3].as_deref(), Some("ничья по соглашению"));
+    assert_eq!(games[1].tag("Site"), Some("Київ"));
+    let e = pdn::read_file(&path, Some(pdn::Encoding::Utf8)).unwrap_err();
+    assert!(e.contains("not valid UTF-8 (line 1, byte 0xD7)"), "{e}");
+    // A UTF-8 file stays UTF-8 (its bytes are never taken for Windows-1251).
+    let utf8 = "[White \"Иванов, Пётр\"]\n1. c3-d4 *\n";
+    assert_eq!(pdn::decode(utf8.as_bytes(), None).unwrap(), utf8);
+}
+
+/// Latin-1 (as browsers read the label: Windows-1252) when named; every
+/// byte has a character, and the names read right.
+#[test]
+fn latin1_files_load_when_named() {
+    let text: &str = "[White \"Müller, Jürgen\"]\n[Black \"Šmid, Ødegård\"]\n1. c3-d4 *\n";
+    // ISO-8859-1 is U+0000-U+00FF byte for byte; Š is 0x8A in Windows-1252.
+    let bytes: Vec<u8> = text
+        .chars()
+        .map(|c| {
+            if c == 'Š' {
+                0x8A
+            } else {
+                u8::try_from(u32::from(c)).unwrap()
+            }
+        })
+        .collect();
+    assert!(std::str::from_utf8(&bytes).is_err());
+    for name in [
+        "latin1",
+        "ISO-8859-1",
+        "iso8859-1",
+        "cp1252",
+        "windows-1252",
+    ] {
+        let e: pdn::Encoding = name.parse().unwrap();
+        assert_eq!(pdn::decode(&bytes, Some(e)).unwrap(), text, "{name}");
+    }
+    let all: Vec<u8> = (0..=255).collect();
+    assert_eq!(
+        pdn::decode(&all, Some(pdn::Encoding::Latin1))
+            .unwrap()
+            .chars()
+            .count(),
+        256
+    );
+    assert_eq!(pdn::decode(&all, None).unwrap().chars().count(), 256);
+    let cyrillic = pdn::decode(&all[0xC0..], None).unwrap();
+    assert_eq!(
+        cyrillic,
+        "АБВГДЕЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯабвгдежзийклмнопрстуфхцчшщъыьэюя"
+    );
+    for name in ["utf-8", "UTF8", "cp1251", "Windows-1251"] {
+        assert!(name.parse::<pdn::Encoding>().is_ok(), "{name}");
+    }
+    let e = "koi8-r".parse::<pdn::Encoding>().unwrap_err();
+    assert!(
+        e.contains("unknown encoding 'koi8-r'")
+            && e.contains("windows-1251")
+            && e.contains("latin1"),
+        "{e}"
+    );
+}

@@ -176,7 +176,7 @@ def play_game(binary, number, variant, fen, limits, opening_plies, seed, catcher
                 raise Failure(f"ply {plies}: unexpected engine output: {catcher.messages}")
         if board.is_over():
             winner = board.winner()
-            outcome = {WHITE: "1-0", BLACK: "0-1", 0: "draw"}.get(winner, f"winner {winner}")
+            outcome = {WHITE: "2-0", BLACK: "0-2", 0: "1-1"}.get(winner, f"winner {winner}")
         else:
             outcome = f"cap ({MAX_PLIES} plies)"
         return plies, outcome

@@ -100,6 +100,58 @@ fn bad_input_gets_one_error_line_and_keeps_the_state() {
     e.close();
 }
 
+/// Results are written the draughts way, 2-0 / 1-1 / 0-2, by `d` (and the
+/// "game is over" error) as by `shashki show`, the match log and PDN.
+#[test]
+fn d_and_show_write_results_as_2_0_1_1_0_2() {
+    let mut e = Engine::start();
+    // Black has no piece: White wins; White has none: Black wins.
+    for (fen, want) in [
+        ("B:Wa1:B", "status 2-0 (no pieces left)"),
+        ("W:W:Bd4", "status 0-2 (no pieces left)"),
+        ("B:Wb2,c1:Ba3", "status 2-0 (no legal move)"),
+    ] {
+        e.send(&format!("position fen {fen}"));
+        e.send("d");
+        let (status, _) = e.expect("status ", SECOND * 5);
+        assert_eq!(status, want, "{fen}");
+    }
+    // The same position a third time (rule 7.2.3): a draw, 1-1.
+    let repeat = "position fen W:WKh2,c1,e1,a3:BKa7,f8,d8,h6 moves \
+                  h2-g1 a7-b8 g1-h2 b8-a7 h2-g1 a7-b8 g1-h2 b8-a7";
+    e.send(repeat);
+    e.send("d");
+    let (status, _) = e.expect("status ", SECOND * 5);
+    assert_eq!(status, "status 1-1 (threefold repetition)");
+    e.send(&format!("{repeat} h2-g1"));
+    let (err, _) = e.expect("info string error: ", SECOND * 5);
+    assert!(
+        err.contains("the game is over: 1-1 (threefold repetition)"),
+        "{err}"
+    );
+    e.close();
+
+    let show = |variant: &str, fen: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_shashki"))
+            .args(["show", "--variant", variant, "--fen", fen])
+            .output()
+            .expect("run shashki show");
+        assert!(out.status.success(), "{fen}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        let status = text.lines().find(|l| l.starts_with("status "));
+        status
+            .unwrap_or_else(|| panic!("no status in {text}"))
+            .to_string()
+    };
+    assert_eq!(show("russian", "W:W:Bd4"), "status 0-2 (no pieces left)");
+    assert_eq!(show("brazilian", "B:Wa1:B"), "status 2-0 (no pieces left)");
+    // Rule book case A15: blocked, counted 8:12, neither reaches 13: drawn.
+    assert_eq!(
+        show("adiyukh-64", "W:Wb8-3/3,d8-2:Ba1-4/2,c1-2/2,e1-1/1"),
+        "status 1-1 (no legal move) score 8:12"
+    );
+}
+
 #[test]
 fn ponder_then_ponderhit_gives_one_bestmove() {
     let mut e = Engine::start();

@@ -124,20 +124,29 @@ impl Tally {
     }
 }
 
+/// The fewest complete opening pairs [`paired_elo`] gives an interval
+/// for. With fewer, the pairs' own spread says little: two or three pairs
+/// that each split 1-1 have none at all, and the interval would be a
+/// zero-width `[+0.0, +0.0]`.
+pub const MIN_PAIRS: usize = 10;
+
 /// The Elo difference from colour-reversed pairs of games (the
 /// pentanomial model): each sample is the mean score of one pair, so the
 /// share of the result that the opening decides is not counted as luck.
-/// `None` with fewer than two pairs.
+/// `None` with fewer than [`MIN_PAIRS`] pairs.
 ///
 /// ```
 /// use shashki::elo::paired_elo;
-/// let e = paired_elo(&[1.0, 0.5, 0.75, 0.5, 0.75, 0.5]).unwrap();
-/// assert!((e.elo - 120.4).abs() < 0.1);
+/// let pairs = [1.0, 0.5, 0.75, 0.5, 0.75, 0.5, 1.0, 0.5, 0.75, 0.5];
+/// let e = paired_elo(&pairs).unwrap();
+/// // Mean 0.675: -400 log10(1 / 0.675 - 1) = 127.0.
+/// assert!((e.elo - 127.0).abs() < 0.1);
 /// assert!(e.low < e.elo && e.elo < e.high);
+/// assert_eq!(paired_elo(&pairs[..9]), None);
 /// ```
 pub fn paired_elo(pair_scores: &[f64]) -> Option<Elo> {
     let n = pair_scores.len();
-    if n < 2 {
+    if n < MIN_PAIRS {
         return None;
     }
     let nf = n as f64;
@@ -291,7 +300,7 @@ mod tests {
 
     #[test]
     fn pairs_that_split_evenly_are_zero_elo_and_narrower_than_games() {
-        // Every pair split 1-0 or drawn twice: the openings decide, the
+        // Every pair split (a win each) or drawn twice: the openings decide, the
         // engines are even; the pentanomial interval sees no spread at all.
         let pairs = [0.5; 20];
         let e = paired_elo(&pairs).unwrap();

@@ -13,8 +13,8 @@
 //! | 7.2.3 | the same position (and side to move) for the third time | - |
 //! | 7.2.4 | three or more kings (only kings) against a lone king | 30 |
 //! | 7.2.5 | only king moves, no man moved, no capture | 30 |
-//! | 7.2.6 | both sides have kings, material unchanged, 4-5 pieces | 30 |
-//! | 7.2.6 | the same with 6-7 pieces | 60 |
+//! | 7.2.6 | both sides have kings, material unchanged, 4-5 pieces | 60 |
+//! | 7.2.6 | the same with 6-7 pieces | 120 |
 //! | 7.2.7 | three pieces with a king against a lone king on a1-h8 | 10 |
 //! | 7.2.8 | two kings, king and man, or a king against a lone king | 10 |
 //!
@@ -49,12 +49,14 @@ pub enum GameResult {
 }
 
 impl GameResult {
-    /// The PDN result text: `1-0`, `0-1` or `1/2-1/2`.
+    /// The result in draughts notation, two points a game: `2-0` (White
+    /// wins), `1-1` (draw), `0-2` (Black wins). The one notation of results
+    /// everywhere: PDN files, match logs, `d` and `shashki show`.
     pub fn pdn(self) -> &'static str {
         match self {
-            GameResult::WhiteWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
+            GameResult::WhiteWins => "2-0",
+            GameResult::BlackWins => "0-2",
+            GameResult::Draw => "1-1",
         }
     }
 
@@ -80,7 +82,8 @@ pub enum EndReason {
     ThreeKingsAgainstKing,
     /// 7.2.5: 15 moves of kings only, no man moved and no capture.
     KingMovesOnly,
-    /// 7.2.6: an ending with kings on both sides, balance unchanged.
+    /// 7.2.6: an ending with kings on both sides, balance unchanged for 30
+    /// moves (4-5 pieces) or 60 moves (6-7 pieces).
     BalanceUnchanged,
     /// 7.2.7: three pieces with a king against a lone king on the main road.
     LoneKingOnMainRoad,
@@ -276,7 +279,9 @@ impl DrawState {
 
     /// The draw rule that has come into force, if any.
     pub(crate) fn draw(&self, pieces: u32) -> Option<EndReason> {
-        let r726_limit = if pieces <= 5 { 30 } else { 60 };
+        // 7.2.6: 30 moves with 4-5 pieces, 60 with 6-7 (rules/russian.md,
+        // as lidraughts counts them: 60 and 120 plies).
+        let r726_limit = if pieces <= 5 { 60 } else { 120 };
         if self.r728.sig != 0 && self.r728.plies >= 10 {
             Some(EndReason::TwoAgainstKing)
         } else if self.r727.sig != 0 && self.r727.plies >= 10 {

@@ -202,6 +202,11 @@ struct AnalyseArgs {
     /// Variant of games whose tags do not name one.
     #[arg(long, default_value = "russian")]
     variant: Variant,
+    /// Text encoding of the file: utf-8, windows-1251 (cp1251) or
+    /// iso-8859-1 (latin1). Default: UTF-8 if the file is valid UTF-8,
+    /// else windows-1251.
+    #[arg(long)]
+    encoding: Option<String>,
     /// Search each position this many milliseconds.
     #[arg(long, group = "limit")]
     movetime: Option<u64>,
@@ -519,6 +524,9 @@ fn run_match(a: &MatchArgs) -> Result<(), String> {
         time_margin_ms: a.time_margin,
         sprt,
         event: format!("shashki match, {}", a.variant.id()),
+        // Ctrl-C: the score so far, the PDN of the finished games, no
+        // engine left running.
+        interrupt: Some(matches::stop_on_ctrl_c()?),
     };
     let mut pdn = match &a.pdn_out {
         Some(p) => Some(
@@ -528,7 +536,17 @@ fn run_match(a: &MatchArgs) -> Result<(), String> {
     };
     let tty = std::io::stderr().is_terminal();
     let mut write_error = None;
-    let (standing, names) = matches::run(&config, &mut |report, standing, names| {
+    let (standing, names) = matches::run(&config, &mut |event, standing, names| {
+        let report = match event {
+            matches::Event::Game(report) => report,
+            matches::Event::Tick => {
+                if tty {
+                    let bar = matches::progress_bar(standing.played, config.games, standing);
+                    eprint!("\r\x1b[K{bar}");
+                }
+                return;
+            }
+        };
         if tty {
             eprint!("\r\x1b[K");
         }
@@ -554,6 +572,14 @@ fn run_match(a: &MatchArgs) -> Result<(), String> {
     if tty {
         eprintln!();
     }
+    if standing.interrupted {
+        let _ = writeln!(
+            std::io::stdout(),
+            "interrupted after {} of {} games (games under way abandoned); the score so far:",
+            standing.played,
+            config.games
+        );
+    }
     let _ = write!(
         std::io::stdout(),
         "{}",
@@ -562,14 +588,21 @@ fn run_match(a: &MatchArgs) -> Result<(), String> {
     if let Some(e) = write_error {
         return Err(format!("writing the PDN file: {e}"));
     }
+    if standing.interrupted {
+        // Every finished game is in the PDN file, flushed as it ended.
+        drop(pdn);
+        let _ = std::io::stdout().flush();
+        std::process::exit(130);
+    }
     Ok(())
 }
 
 fn run_analyse(a: &AnalyseArgs) -> Result<(), String> {
     use shashki::analyse::{self, Thresholds};
     use std::io::Write;
-    let text = std::fs::read_to_string(&a.file)
-        .map_err(|e| format!("cannot read '{}': {e}", a.file.display()))?;
+    let encoding = (a.encoding.as_deref().map(str::parse).transpose())
+        .map_err(|e| format!("--encoding: {e}"))?;
+    let text = shashki::pdn::read_file(&a.file, encoding)?;
     if !(1..=shashki::engine::MULTIPV_MAX).contains(&a.multipv) {
         return Err(format!(
             "--multipv must be from 1 to {}",

@@ -9,6 +9,13 @@
 //! engine 1 plays White in even games and Black in odd ones. Several games
 //! run at once with `concurrency` > 1, each worker with its own pair of
 //! engine processes.
+//!
+//! The caller hears of every finished game and, about twice a second from
+//! before the first game on, gets a tick for a progress display
+//! ([`Event`]). When the [`MatchConfig::interrupt`] flag is set (Ctrl-C,
+//! [`stop_on_ctrl_c`]), the games under way are abandoned, their engine
+//! processes killed, and [`run`] returns the standing of the finished
+//! games, marked interrupted.
 
 use crate::elo::{Sprt, SprtState, Tally};
 use crate::game::{adiyukh_result, Game, GameResult, Outcome};
@@ -20,8 +27,8 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::channel;
-use std::time::Duration;
+use std::sync::mpsc::{channel, RecvTimeoutError};
+use std::time::{Duration, Instant};
 
 /// A Fischer time control.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,7 +87,63 @@ pub struct MatchConfig {
     pub sprt: Option<Sprt>,
     /// The `Event` tag of the PDN.
     pub event: String,
+    /// Set (by a signal handler, say) to stop the match: the games under
+    /// way are abandoned and their engines killed.
+    pub interrupt: Option<&'static AtomicBool>,
 }
+
+impl MatchConfig {
+    fn interrupted(&self) -> bool {
+        self.interrupt.is_some_and(|f| f.load(Ordering::SeqCst))
+    }
+}
+
+/// The flag set by Ctrl-C (SIGINT) once [`stop_on_ctrl_c`] is called.
+static CTRL_C: AtomicBool = AtomicBool::new(false);
+
+/// Make Ctrl-C (SIGINT) set a flag, for [`MatchConfig::interrupt`], instead
+/// of ending the process: the runner then stops, kills its engines (which
+/// sit in process groups of their own, so the terminal's SIGINT does not
+/// reach them) and reports the games played. Where there are no signals,
+/// the flag is never set.
+pub fn stop_on_ctrl_c() -> Result<&'static AtomicBool, String> {
+    #[cfg(unix)]
+    {
+        extern "C" fn on_sigint(_: libc::c_int) {
+            // An atomic store is async-signal-safe.
+            CTRL_C.store(true, Ordering::SeqCst);
+        }
+        // SAFETY: a zeroed sigaction is valid (no flags, empty mask); the
+        // handler only stores to an atomic.
+        let ok = unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            action.sa_flags = libc::SA_RESTART;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut()) == 0
+        };
+        if !ok {
+            return Err(format!(
+                "cannot catch Ctrl-C: {}",
+                std::io::Error::last_os_error()
+            ));
+        }
+    }
+    Ok(&CTRL_C)
+}
+
+/// What [`run`] tells its caller, in the calling thread.
+#[derive(Clone, Copy, Debug)]
+pub enum Event<'a> {
+    /// Once before the first game, then about every [`TICK`] while no game
+    /// ends: for a progress display.
+    Tick,
+    /// A game ended (the standing counts it).
+    Game(&'a GameReport),
+}
+
+/// How often [`run`] ticks while no game ends.
+pub const TICK: Duration = Duration::from_millis(500);
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq)]
@@ -152,6 +215,10 @@ pub struct Standing {
     /// Engine 1's score in each game of each opening pair (game `2k` and
     /// `2k+1` share opening `k`).
     pub pairs: std::collections::BTreeMap<usize, [Option<f64>; 2]>,
+    /// Time since the games began (after the first engines' handshake).
+    pub elapsed: Duration,
+    /// The match was interrupted: the games under way were abandoned.
+    pub interrupted: bool,
 }
 
 impl Standing {
@@ -165,11 +232,12 @@ impl Standing {
     }
 }
 
-/// Run a match; `on_game` is called (in the calling thread) after every
-/// game. Returns the final standing and the engines' names.
+/// Run a match; `on_event` is called (in the calling thread) after every
+/// game and for progress ticks ([`Event`]). Returns the final standing and
+/// the engines' names.
 pub fn run(
     config: &MatchConfig,
-    on_game: &mut dyn FnMut(&GameReport, &Standing, &[String; 2]),
+    on_event: &mut dyn FnMut(Event<'_>, &Standing, &[String; 2]),
 ) -> Result<(Standing, [String; 2]), String> {
     if config.openings.is_empty() {
         return Err("no openings".into());
@@ -187,13 +255,26 @@ pub fn run(
     }
     // Start one pair first: a command that cannot start is an error of the
     // whole match, before any game.
-    let names = {
-        let a = Player::start(&config.engines[0], config.variant)?;
-        let b = Player::start(&config.engines[1], config.variant)?;
-        let n = distinct_names([a.name(), b.name()], config);
-        a.quit();
-        b.quit();
-        n
+    let start = |k: usize| Player::start(&config.engines[k], config.variant, config.interrupt);
+    let names = match (start(0), start(1)) {
+        (Ok(a), Ok(b)) => {
+            let n = distinct_names([a.name(), b.name()], config);
+            a.quit();
+            b.quit();
+            n
+        }
+        _ if config.interrupted() => {
+            let name = |k: usize| {
+                let e = &config.engines[k];
+                e.name.clone().unwrap_or_else(|| e.command.clone())
+            };
+            let standing = Standing {
+                interrupted: true,
+                ..Standing::default()
+            };
+            return Ok((standing, [name(0), name(1)]));
+        }
+        (Err(e), _) | (_, Err(e)) => return Err(e),
     };
     let mut order: Vec<usize> = (0..config.openings.len()).collect();
     order.shuffle(&mut StdRng::seed_from_u64(config.seed));
@@ -202,6 +283,8 @@ pub fn run(
     let (tx, rx) = channel::<Result<GameReport, String>>();
     let mut standing = Standing::default();
     let workers = config.concurrency.clamp(1, config.games);
+    let started = Instant::now();
+    on_event(Event::Tick, &standing, &names);
     let outcome = std::thread::scope(|scope| {
         for _ in 0..workers {
             let tx = tx.clone();
@@ -209,7 +292,7 @@ pub fn run(
             scope.spawn(move || {
                 let mut pair: [Option<Player>; 2] = [None, None];
                 loop {
-                    if stop.load(Ordering::SeqCst) {
+                    if stop.load(Ordering::SeqCst) || config.interrupted() {
                         break;
                     }
                     let i = next.fetch_add(1, Ordering::SeqCst);
@@ -217,19 +300,39 @@ pub fn run(
                         break;
                     }
                     let opening = &config.openings[order[(i / 2) % order.len()]];
-                    let r = play_game(config, i, opening, &mut pair, names);
+                    let r = match play_game(config, i, opening, &mut pair, names) {
+                        Ok(Some(report)) => Ok(report),
+                        // Abandoned, or failed because of the interruption.
+                        Ok(None) => break,
+                        Err(_) if config.interrupted() => break,
+                        Err(e) => Err(e),
+                    };
                     let failed = r.is_err();
                     if tx.send(r).is_err() || failed {
                         break;
                     }
                 }
-                for p in pair.into_iter().flatten() {
-                    p.quit();
+                if config.interrupted() {
+                    // Dropped: each engine's process group is killed now.
+                    drop(pair);
+                } else {
+                    for p in pair.into_iter().flatten() {
+                        p.quit();
+                    }
                 }
             });
         }
         drop(tx);
-        for r in rx {
+        loop {
+            let r = match rx.recv_timeout(TICK) {
+                Ok(r) => r,
+                Err(RecvTimeoutError::Timeout) => {
+                    standing.elapsed = started.elapsed();
+                    on_event(Event::Tick, &standing, &names);
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
+            };
             let report = match r {
                 Ok(r) => r,
                 Err(e) => {
@@ -237,6 +340,7 @@ pub fn run(
                     return Err(e);
                 }
             };
+            standing.elapsed = started.elapsed();
             standing.played += 1;
             standing.tally.add(report.score_of_first());
             standing.pairs.entry(report.index / 2).or_insert([None; 2])[report.index % 2] =
@@ -257,10 +361,13 @@ pub fn run(
                     }
                 }
             }
-            on_game(&report, &standing, &names);
+            on_event(Event::Game(&report), &standing, &names);
         }
         Ok(())
     });
+    standing.elapsed = started.elapsed();
+    // A Ctrl-C after the last game abandoned nothing.
+    standing.interrupted = config.interrupted() && standing.played < config.games;
     outcome.map(|()| (standing, names))
 }
 
@@ -291,14 +398,14 @@ fn distinct_names(names: [String; 2], config: &MatchConfig) -> [String; 2] {
 }
 
 /// Play game `index` from `opening` with the worker's engines (started or
-/// restarted as needed).
+/// restarted as needed); `None` when the match is interrupted during it.
 fn play_game(
     config: &MatchConfig,
     index: usize,
     opening: &Game,
     pair: &mut [Option<Player>; 2],
     names: &[String; 2],
-) -> Result<GameReport, String> {
+) -> Result<Option<GameReport>, String> {
     for (k, slot) in pair.iter_mut().enumerate() {
         // An engine that died between games (or will not start a new one)
         // gets one fresh start; only a second failure ends the match.
@@ -308,7 +415,7 @@ fn play_game(
             }
         }
         if slot.is_none() {
-            let mut p = Player::start(&config.engines[k], config.variant)?;
+            let mut p = Player::start(&config.engines[k], config.variant, config.interrupt)?;
             p.new_game()?;
             *slot = Some(p);
         }
@@ -326,6 +433,9 @@ fn play_game(
     let mut clocks = config.tc.map(|tc| [tc.base_ms; 2]);
     let inc = config.tc.map_or(0, |tc| tc.inc_ms);
     let termination = loop {
+        if config.interrupted() {
+            return Ok(None);
+        }
         if let Some(o) = game.outcome() {
             break Termination::Rules(o);
         }
@@ -360,6 +470,7 @@ fn play_game(
             (other, _) => other,
         };
         match reply {
+            Err(Failure::Interrupted) => return Ok(None),
             Ok(r) => {
                 if let Some(c) = clocks.as_mut() {
                     let spent = r.elapsed.as_millis() as u64;
@@ -436,19 +547,14 @@ fn play_game(
             rec.set_tag(tag, &l.join(", "));
         }
     }
-    rec.result = match result {
-        GameResult::WhiteWins => "2-0",
-        GameResult::BlackWins => "0-2",
-        GameResult::Draw => "1-1",
-    }
-    .to_string();
+    rec.result = result.pdn().to_string();
     rec.set_tag("Termination", &reason);
     if let Some((w, b)) = count {
         rec.set_tag("Score", &format!("{w}:{b}"));
     }
     rec.comments = comments;
     rec.glyphs = vec![None; rec.comments.len()];
-    Ok(report)
+    Ok(Some(report))
 }
 
 /// Today's date as PDN writes it, `YYYY.MM.DD` (UTC).
@@ -508,15 +614,21 @@ pub fn summary(variant: Variant, standing: &Standing, names: &[String; 2]) -> St
         ));
     }
     let pairs = standing.pair_scores();
-    if let Some(e) = crate::elo::paired_elo(&pairs) {
-        out.push_str(&format!(
+    match crate::elo::paired_elo(&pairs) {
+        Some(e) => out.push_str(&format!(
             "{}: elo {} [{}, {}] by the {} complete opening pairs (pentanomial)\n",
             names[0],
             fmt_elo(e.elo),
             fmt_elo(e.low),
             fmt_elo(e.high),
             pairs.len()
-        ));
+        )),
+        None => out.push_str(&format!(
+            "{}: the interval by opening pairs needs at least {} complete pairs ({} so far)\n",
+            names[0],
+            crate::elo::MIN_PAIRS,
+            pairs.len()
+        )),
     }
     if variant.rules().scoring == Scoring::HalfBoardCount && standing.counted > 0 {
         let n = standing.counted as f64;
@@ -576,22 +688,43 @@ pub fn game_line(r: &GameReport, s: &Standing, names: &[String; 2], total: usize
     line
 }
 
-/// A progress bar for a terminal.
+/// A progress bar for a terminal: games done, the score, the time spent
+/// and the estimated time to the end (at the pace of the games done so
+/// far; `--:--` until the first game ends).
 pub fn progress_bar(done: usize, total: usize, s: &Standing) -> String {
     let width = 30;
     let filled = (done * width)
         .checked_div(total)
         .unwrap_or(width)
         .min(width);
+    let eta = match done {
+        0 => "--:--".to_string(),
+        _ => {
+            let left = s.elapsed.as_secs_f64() * total.saturating_sub(done) as f64 / done as f64;
+            // Rounded up: a match still running never shows 0:00.
+            clock_time(left.ceil() as u64)
+        }
+    };
     format!(
-        "[{}{}] {done}/{total}  +{} ={} -{}  {:.1}%",
+        "[{}{}] {done}/{total}  +{} ={} -{}  {:.1}%  {} elapsed  ETA {eta}",
         "#".repeat(filled),
         ".".repeat(width - filled),
         s.tally.wins,
         s.tally.draws,
         s.tally.losses,
-        100.0 * s.tally.score()
+        100.0 * s.tally.score(),
+        clock_time(s.elapsed.as_secs()),
     )
+}
+
+/// Seconds as `m:ss`, or `h:mm:ss` from an hour on.
+fn clock_time(secs: u64) -> String {
+    let (h, m, s) = (secs / 3600, secs / 60 % 60, secs % 60);
+    if h > 0 {
+        format!("{h}:{m:02}:{s:02}")
+    } else {
+        format!("{m}:{s:02}")
+    }
 }
 
 #[cfg(test)]
@@ -607,6 +740,73 @@ mod tests {
         for bad in ["", "x+1", "10+", "-1+0", "0+0", "0+1", "1e99"] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
         }
+    }
+
+    /// A standing after `pairs` opening pairs that each split 1-1.
+    fn split_pairs(pairs: usize) -> Standing {
+        let mut s = Standing::default();
+        for k in 0..pairs {
+            s.tally.add(1.0);
+            s.tally.add(0.0);
+            s.pairs.insert(k, [Some(1.0), Some(0.0)]);
+            s.played += 2;
+        }
+        s
+    }
+
+    #[test]
+    fn few_pairs_give_no_pair_interval() {
+        let names = ["a".to_string(), "b".to_string()];
+        // Three pairs, each split: no spread at all, so no zero-width
+        // interval; the table says more pairs are needed.
+        let text = summary(Variant::Russian, &split_pairs(3), &names);
+        assert!(
+            text.contains(
+                "a: the interval by opening pairs needs at least 10 complete pairs (3 so far)"
+            ),
+            "{text}"
+        );
+        assert!(
+            !text.contains("pentanomial") && !text.contains("[+0.0, +0.0]"),
+            "{text}"
+        );
+        // A pair of which one game is missing does not count.
+        let mut s = split_pairs(9);
+        s.pairs.insert(9, [Some(1.0), None]);
+        let text = summary(Variant::Russian, &s, &names);
+        assert!(text.contains("(9 so far)"), "{text}");
+        s.pairs.insert(9, [Some(1.0), Some(1.0)]);
+        let text = summary(Variant::Russian, &s, &names);
+        assert!(
+            text.contains("by the 10 complete opening pairs (pentanomial)"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn progress_bar_from_the_start_with_an_eta() {
+        // Before any game ends: the bar, an empty score, no ETA yet.
+        let s = Standing::default();
+        let bar = progress_bar(0, 20, &s);
+        assert!(
+            bar.starts_with(&format!("[{}] 0/20", ".".repeat(30))),
+            "{bar}"
+        );
+        assert!(bar.ends_with("0:00 elapsed  ETA --:--"), "{bar}");
+        // 4 games of 20 in 50 s: 16 more at 12.5 s each, 200 s = 3:20.
+        let mut s = split_pairs(2);
+        s.elapsed = Duration::from_secs(50);
+        let bar = progress_bar(4, 20, &s);
+        assert!(
+            bar.starts_with(&format!("[{}{}] 4/20", "#".repeat(6), ".".repeat(24))),
+            "{bar}"
+        );
+        assert!(bar.ends_with("0:50 elapsed  ETA 3:20"), "{bar}");
+        // Hours; and the ETA rounds up (7 s * 1/3 = 2.33 s -> 0:03).
+        s.elapsed = Duration::from_secs(3 * 3600 + 62);
+        assert!(progress_bar(4, 20, &s).contains("3:01:02 elapsed  ETA 12:04:08"));
+        s.elapsed = Duration::from_secs(7);
+        assert!(progress_bar(3, 4, &s).ends_with("ETA 0:03"));
     }
 
     #[test]

@@ -47,6 +47,13 @@
 //! `?!`) attached to the move or apart; variations `( ... )`, nested, which
 //! are skipped; `%` escape lines; a byte-order mark, CRLF line ends.
 //!
+//! # Encoding
+//!
+//! Written in UTF-8. [`read_file`] and [`decode`] read a file's bytes as
+//! UTF-8 when they are valid UTF-8, else as Windows-1251 (Russian game
+//! collections), or in the [`Encoding`] the caller names (Latin-1 for old
+//! CheckerBoard files). [`read_games`] takes the decoded text.
+//!
 //! # Games
 //!
 //! A game ends at its result token, or where a new tag section begins after
@@ -87,7 +94,7 @@
 //! [`EndReason::describe`]: crate::game::EndReason::describe
 
 use crate::fen;
-use crate::game::{Game, GameResult, Outcome};
+use crate::game::{Game, Outcome};
 use crate::notation;
 use crate::position::Position;
 use crate::variant::Variant;
@@ -147,13 +154,7 @@ impl GameRecord {
 
 /// The PDN result token of an outcome: `2-0`, `0-2`, `1-1`, or `*` for none.
 pub fn result_token(outcome: Option<&Outcome>) -> String {
-    match outcome.map(|o| o.result) {
-        Some(GameResult::WhiteWins) => "2-0",
-        Some(GameResult::BlackWins) => "0-2",
-        Some(GameResult::Draw) => "1-1",
-        None => "*",
-    }
-    .to_string()
+    outcome.map_or("*", |o| o.result.pdn()).to_string()
 }
 
 /// The GameType number this module writes for a variant.
@@ -781,6 +782,148 @@ impl Builder {
             result,
         })
     }
+}
+
+/// A text encoding of PDN files. Files are written in UTF-8; read, a file
+/// that is not valid UTF-8 is taken to be Windows-1251 (the usual encoding
+/// of Russian game collections) unless the caller names its encoding.
+///
+/// The decoders are tables written here, not a crate: Windows-1251 needs 64
+/// code points for bytes 0x80-0xBF (0xC0-0xFF are А-я in order), Latin-1 32
+/// (see [`Encoding::Latin1`]); a general encoding library would bring the
+/// tables of dozens of encodings for these three, and only decoding is
+/// needed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Encoding {
+    /// UTF-8 (`utf-8`, `utf8`); invalid UTF-8 is an error.
+    Utf8,
+    /// Windows-1251 (`windows-1251`, `cp1251`): Cyrillic.
+    Windows1251,
+    /// Latin-1 (`iso-8859-1`, `latin1`, `windows-1252`, `cp1252`), read as
+    /// the WHATWG Encoding Standard (and every browser) reads these labels:
+    /// Windows-1252, whose bytes 0x80-0x9F are printable (`€`, `Š`, `„`, ...)
+    /// where ISO-8859-1 has control codes no text uses.
+    Latin1,
+}
+
+impl Encoding {
+    /// The names accepted, for error messages and help.
+    pub const NAMES: &'static str =
+        "utf-8/utf8, windows-1251/cp1251, iso-8859-1/latin1/windows-1252/cp1252";
+
+    /// The text of `bytes` in this encoding. Only UTF-8 can fail: every
+    /// byte has a character in the other two.
+    pub fn decode(self, bytes: &[u8]) -> Result<String, String> {
+        match self {
+            Encoding::Utf8 => match std::str::from_utf8(bytes) {
+                Ok(s) => Ok(s.to_string()),
+                Err(e) => {
+                    let at = e.valid_up_to();
+                    let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
+                    Err(format!(
+                        "not valid UTF-8 (line {line}, byte 0x{:02X})",
+                        bytes[at]
+                    ))
+                }
+            },
+            Encoding::Windows1251 => Ok(bytes.iter().map(|&b| cp1251_char(b)).collect()),
+            Encoding::Latin1 => Ok(bytes.iter().map(|&b| latin1_char(b)).collect()),
+        }
+    }
+}
+
+impl std::str::FromStr for Encoding {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Encoding, String> {
+        match s.trim().to_ascii_lowercase().replace('_', "-").as_str() {
+            "utf-8" | "utf8" => Ok(Encoding::Utf8),
+            "windows-1251" | "cp1251" => Ok(Encoding::Windows1251),
+            "iso-8859-1" | "iso8859-1" | "latin1" | "latin-1" | "windows-1252" | "cp1252" => {
+                Ok(Encoding::Latin1)
+            }
+            _ => Err(format!(
+                "unknown encoding '{s}' (accepted: {})",
+                Encoding::NAMES
+            )),
+        }
+    }
+}
+
+/// Windows-1251 bytes 0x80-0xBF (0xC0-0xFF are U+0410-U+044F, А-я). Byte
+/// 0x98, which has no character, stands for U+0098 (as WHATWG maps it).
+const CP1251_80_BF: [u16; 64] = [
+    // 0x80: Ђ Ѓ ‚ ѓ „ … † ‡ € ‰ Љ ‹ Њ Ќ Ћ Џ
+    0x0402, 0x0403, 0x201A, 0x0453, 0x201E, 0x2026, 0x2020, 0x2021, //
+    0x20AC, 0x2030, 0x0409, 0x2039, 0x040A, 0x040C, 0x040B, 0x040F, //
+    // 0x90: ђ ‘ ’ “ ” • – — (none) ™ љ › њ ќ ћ џ
+    0x0452, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, //
+    0x0098, 0x2122, 0x0459, 0x203A, 0x045A, 0x045C, 0x045B, 0x045F, //
+    // 0xA0: no-break space Ў ў Ј ¤ Ґ ¦ § Ё © Є « ¬ soft hyphen ® Ї
+    0x00A0, 0x040E, 0x045E, 0x0408, 0x00A4, 0x0490, 0x00A6, 0x00A7, //
+    0x0401, 0x00A9, 0x0404, 0x00AB, 0x00AC, 0x00AD, 0x00AE, 0x0407, //
+    // 0xB0: ° ± І і ґ µ ¶ · ё № є » ј Ѕ ѕ ї
+    0x00B0, 0x00B1, 0x0406, 0x0456, 0x0491, 0x00B5, 0x00B6, 0x00B7, //
+    0x0451, 0x2116, 0x0454, 0x00BB, 0x0458, 0x0405, 0x0455, 0x0457, //
+];
+
+/// Windows-1252 bytes 0x80-0x9F (the rest of Latin-1 is U+0000-U+00FF
+/// itself). The five bytes without a character stand for themselves.
+const CP1252_80_9F: [u16; 32] = [
+    // 0x80: € (none) ‚ ƒ „ … † ‡ ˆ ‰ Š ‹ Œ (none) Ž (none)
+    0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, //
+    0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F, //
+    // 0x90: (none) ‘ ’ “ ” • – — ˜ ™ š › œ (none) ž Ÿ
+    0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, //
+    0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178, //
+];
+
+fn cp1251_char(b: u8) -> char {
+    let code = match b {
+        0x00..=0x7F => u32::from(b),
+        0x80..=0xBF => u32::from(CP1251_80_BF[usize::from(b - 0x80)]),
+        0xC0..=0xFF => 0x0410 + u32::from(b - 0xC0),
+    };
+    char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER)
+}
+
+fn latin1_char(b: u8) -> char {
+    let code = match b {
+        0x80..=0x9F => u32::from(CP1252_80_9F[usize::from(b - 0x80)]),
+        _ => u32::from(b),
+    };
+    char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER)
+}
+
+/// The text of a PDN file's bytes: in `encoding` when given, else UTF-8
+/// when they are valid UTF-8, else Windows-1251.
+///
+/// ```
+/// use shashki::pdn::{decode, Encoding};
+/// // "Иванов" in Windows-1251: not UTF-8, so read as Windows-1251.
+/// let bytes = b"[White \"\xC8\xE2\xE0\xED\xEE\xE2\"]";
+/// assert_eq!(decode(bytes, None).unwrap(), "[White \"Иванов\"]");
+/// assert!(decode(bytes, Some(Encoding::Utf8)).is_err());
+/// assert_eq!(decode(b"M\xFCller", Some(Encoding::Latin1)).unwrap(), "Müller");
+/// ```
+pub fn decode(bytes: &[u8], encoding: Option<Encoding>) -> Result<String, String> {
+    match encoding {
+        Some(e) => e.decode(bytes),
+        None => Encoding::Utf8
+            .decode(bytes)
+            .or_else(|_| Encoding::Windows1251.decode(bytes)),
+    }
+}
+
+/// Read a PDN file as [`decode`] does; errors name the file.
+pub fn read_file(path: &std::path::Path, encoding: Option<Encoding>) -> Result<String, String> {
+    let bytes =
+        std::fs::read(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
+    decode(&bytes, encoding).map_err(|e| {
+        format!(
+            "'{}' is {e}: is it windows-1251 or iso-8859-1?",
+            path.display()
+        )
+    })
 }
 
 /// Read every game of a PDN file. Each game is `Ok` or an `Err` naming the

@@ -15,6 +15,7 @@ use crate::variant::Variant;
 use std::io::Read;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -88,6 +89,8 @@ pub enum Failure {
     IllegalMove(String),
     /// It wrote something else than the protocol allows.
     Protocol(String),
+    /// The runner was interrupted (Ctrl-C) while waiting.
+    Interrupted,
 }
 
 impl std::fmt::Display for Failure {
@@ -104,6 +107,7 @@ impl std::fmt::Display for Failure {
             Failure::Exited => write!(f, "the engine exited"),
             Failure::IllegalMove(m) => write!(f, "illegal move '{m}'"),
             Failure::Protocol(m) => write!(f, "protocol error: {m}"),
+            Failure::Interrupted => write!(f, "interrupted"),
         }
     }
 }
@@ -118,6 +122,9 @@ pub struct Player {
     /// The engine's own name (`id name` or Hub `id name=`).
     pub id_name: Option<String>,
     numbers: MoveNumbers,
+    /// When this flag is set, every wait ends at once with
+    /// [`Failure::Interrupted`].
+    cancel: Option<&'static AtomicBool>,
 }
 
 /// The longest line read from an engine.
@@ -126,9 +133,18 @@ const MAX_LINE: usize = 64 * 1024;
 /// How long the handshake and `isready` may take.
 const HANDSHAKE: Duration = Duration::from_secs(30);
 
+/// How often a wait looks at the cancel flag.
+const CANCEL_POLL: Duration = Duration::from_millis(50);
+
 impl Player {
     /// Start the engine, do the handshake, set the variant and options.
-    pub fn start(spec: &EngineSpec, variant: Variant) -> Result<Player, String> {
+    /// Once `cancel` is set, every wait for the engine ends at once
+    /// ([`Failure::Interrupted`]).
+    pub fn start(
+        spec: &EngineSpec,
+        variant: Variant,
+        cancel: Option<&'static AtomicBool>,
+    ) -> Result<Player, String> {
         // A plain command replaces the shell (`exec`); a compound one (`cd
         // dir && engine`) runs under it. Either way the engine gets a
         // process group of its own, so dropping the player can kill
@@ -191,6 +207,7 @@ impl Player {
             lines: rx,
             id_name: None,
             numbers,
+            cancel,
         };
         p.handshake()
             .map_err(|e| format!("engine '{}': {e}", spec.command))?;
@@ -222,10 +239,23 @@ impl Player {
             return Err(Failure::Timeout(Duration::ZERO));
         }
         let left = deadline - now;
-        match self.lines.recv_timeout(left) {
-            Ok(l) => Ok(l),
-            Err(RecvTimeoutError::Timeout) => Err(Failure::Timeout(left)),
-            Err(RecvTimeoutError::Disconnected) => Err(Failure::Exited),
+        loop {
+            if self.cancel.is_some_and(|c| c.load(Ordering::SeqCst)) {
+                return Err(Failure::Interrupted);
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(Failure::Timeout(left));
+            }
+            let wait = match self.cancel {
+                Some(_) => (deadline - now).min(CANCEL_POLL),
+                None => deadline - now,
+            };
+            match self.lines.recv_timeout(wait) {
+                Ok(l) => return Ok(l),
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => return Err(Failure::Exited),
+            }
         }
     }
 
@@ -582,7 +612,7 @@ mod tests {
             protocol: Protocol::Uci,
             options: vec![],
         };
-        let e = Player::start(&spec, Variant::Russian).err().unwrap();
+        let e = Player::start(&spec, Variant::Russian, None).err().unwrap();
         assert!(e.contains("/nonexistent/engine"), "{e}");
     }
 }
