@@ -430,7 +430,9 @@ fn play_game(
     if let Some(c) = comments.last_mut() {
         *c = Some("book".into());
     }
-    let mut clocks = config.tc.map(|tc| [tc.base_ms; 2]);
+    // Both clocks in microseconds (an engine is sent whole milliseconds,
+    // rounded down): every move is charged what it took, not a truncation.
+    let mut clocks = config.tc.map(|tc| [tc.base_ms * 1000; 2]);
     let inc = config.tc.map_or(0, |tc| tc.inc_ms);
     let termination = loop {
         if config.interrupted() {
@@ -452,20 +454,20 @@ fn play_game(
         let go = Go {
             depth: config.depth[engine],
             nodes: config.nodes[engine],
-            clock: clocks.map(|c| (c[0], c[1], inc)),
+            clock: clocks.map(|c| (c[0] / 1000, c[1] / 1000, inc)),
         };
         let allowed = match clocks {
-            Some(c) => Duration::from_millis(c[side_ix].saturating_add(config.time_margin_ms)),
+            Some(c) => Duration::from_micros(c[side_ix] + config.time_margin_ms * 1000),
             None => Duration::from_millis(config.move_timeout_ms),
         };
         let player = pair[engine].as_mut().expect("started");
         let reply = player.think(&game, &go, allowed);
         let reply = match (reply, clocks) {
             (Ok(r), Some(c)) if r.elapsed > allowed => {
-                Err(Failure::OutOfTime(Duration::from_millis(c[side_ix])))
+                Err(Failure::OutOfTime(Duration::from_micros(c[side_ix])))
             }
             (Err(Failure::Timeout(_)), Some(c)) => {
-                Err(Failure::OutOfTime(Duration::from_millis(c[side_ix])))
+                Err(Failure::OutOfTime(Duration::from_micros(c[side_ix])))
             }
             (other, _) => other,
         };
@@ -473,8 +475,8 @@ fn play_game(
             Err(Failure::Interrupted) => return Ok(None),
             Ok(r) => {
                 if let Some(c) = clocks.as_mut() {
-                    let spent = r.elapsed.as_millis() as u64;
-                    c[side_ix] = c[side_ix].saturating_sub(spent) + inc;
+                    let spent = r.elapsed.as_micros() as u64;
+                    c[side_ix] = c[side_ix].saturating_sub(spent) + inc * 1000;
                 }
                 let mut note = Vec::new();
                 if let Some(s) = &r.report.score {
