@@ -100,6 +100,37 @@ fn bad_input_gets_one_error_line_and_keeps_the_state() {
     e.close();
 }
 
+/// User text echoed in an error reaches the GUI's terminal escaped, never
+/// as control bytes (ESC would start a terminal sequence, BEL ring).
+#[test]
+fn control_bytes_in_bad_lines_come_back_escaped() {
+    let mut e = Engine::start();
+    let cases = [
+        (
+            "foo\u{1b}[31mbar\u{7}",
+            "unknown command 'foo\\u{1b}[31mbar\\u{7}'",
+        ),
+        ("go depth \u{1b}[2J", "'\\u{1b}[2J'"),
+        ("go \u{1b}[2J", "'\\u{1b}[2J'"),
+        ("perft \u{7}", "'\\u{7}'"),
+        (
+            "setoption name \u{1b}]0;title\u{7} value 1",
+            "'\\u{1b}]0;title\\u{7}'",
+        ),
+        ("setoption name Hash value \u{1b}c", "'\\u{1b}c'"),
+        ("setoption name Variant value \u{1b}c", "\\u{1b}c"),
+        ("position fen W:W\u{1b}c3:B", "\\u{1b}"),
+        ("position startpos moves c3-d4\u{7}", "c3-d4\\u{7}"),
+    ];
+    for (line, want) in cases {
+        e.send(line);
+        let (err, _) = e.expect("info string error: ", SECOND * 5);
+        assert!(err.contains(want), "{line:?}: {err:?} lacks {want:?}");
+        assert!(!err.chars().any(char::is_control), "{line:?}: {err:?}");
+    }
+    e.close();
+}
+
 #[test]
 fn ponder_then_ponderhit_gives_one_bestmove() {
     let mut e = Engine::start();

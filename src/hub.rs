@@ -125,11 +125,12 @@ use crate::board::{Color, Geometry, Square};
 use crate::engine::{Engine, OVERHEAD_MAX_MS, THREADS_MAX};
 use crate::fen;
 use crate::game::Game;
+use crate::input::{escape, quote};
 use crate::moves::Move;
 use crate::notation;
 use crate::position::{Piece, Position};
 use crate::search::{Clock, Info, Limits, Score, SearchResult};
-use crate::uci::{clip, read_line, Out, MAX_LINE};
+use crate::uci::{read_line, Out, MAX_LINE};
 use crate::variant::Variant;
 use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -268,7 +269,7 @@ fn scan(text: &str) -> Result<Option<Line>, String> {
     if command.is_empty() {
         return Err(format!(
             "bad syntax: a line starts with a command name, not '{}'",
-            chars[i].escape_default()
+            quote(&chars[i].to_string())
         ));
     }
     let mut args = Vec::new();
@@ -282,7 +283,7 @@ fn scan(text: &str) -> Result<Option<Line>, String> {
         if key.is_empty() {
             return Err(format!(
                 "bad syntax at column {column}: expected an argument name, found '{}'",
-                chars[i].escape_default()
+                quote(&chars[i].to_string())
             ));
         }
         skip_blanks(&mut i);
@@ -299,7 +300,7 @@ fn scan(text: &str) -> Result<Option<Line>, String> {
                 if i == chars.len() {
                     return Err(format!(
                         "bad syntax: the value of '{}' has no closing quote",
-                        clip(&key)
+                        quote(&key)
                     ));
                 }
                 value = Some(chars[start..i].iter().collect());
@@ -309,8 +310,8 @@ fn scan(text: &str) -> Result<Option<Line>, String> {
                 if v.is_empty() {
                     return Err(format!(
                         "bad syntax: '{}=' has no value (write {}=\"\" for an empty one)",
-                        clip(&key),
-                        clip(&key)
+                        quote(&key),
+                        quote(&key)
                     ));
                 }
                 value = Some(v);
@@ -392,7 +393,7 @@ pub fn parse_move(pos: &Position, text: &str, numbers: MoveNumbers) -> Result<Mo
     let bad = || {
         format!(
             "'{}' is not a move (expected from-to, or fromxto followed by x and each captured square, e.g. 10x19x14)",
-            clip(text)
+            quote(text)
         )
     };
     let quiet = text.contains('-');
@@ -413,7 +414,7 @@ pub fn parse_move(pos: &Position, text: &str, numbers: MoveNumbers) -> Result<Mo
         let sq = numbers.square(g, n).ok_or_else(|| {
             format!(
                 "'{}': there is no square {n} (squares are numbered 1 to 32)",
-                clip(text)
+                quote(text)
             )
         })?;
         squares.push(sq);
@@ -423,7 +424,7 @@ pub fn parse_move(pos: &Position, text: &str, numbers: MoveNumbers) -> Result<Mo
         (squares.len() > 2).then(|| squares[2..].iter().fold(0u64, |bits, sq| bits | sq.bb()));
     if let Some(bits) = captured {
         if bits.count_ones() as usize != squares.len() - 2 {
-            return Err(format!("'{}': a captured square is repeated", clip(text)));
+            return Err(format!("'{}': a captured square is repeated", quote(text)));
         }
     }
     let legal = pos.legal_moves();
@@ -439,12 +440,12 @@ pub fn parse_move(pos: &Position, text: &str, numbers: MoveNumbers) -> Result<Mo
         [m] => Ok(**m),
         [] => Err(format!(
             "{} is not a legal move here; legal moves: {}",
-            clip(text),
+            quote(text),
             legal_texts(pos, numbers)
         )),
         several => Err(format!(
             "{} is ambiguous: it matches {}; give the captured squares",
-            clip(text),
+            quote(text),
             several
                 .iter()
                 .map(|m| move_text(pos, m, numbers))
@@ -487,14 +488,14 @@ fn parse_position(variant: Variant, text: &str) -> Result<Position, String> {
         && !text.eq_ignore_ascii_case("startpos");
     if !scan_form {
         return fen::parse_position(variant, text)
-            .map_err(|e| format!("bad position '{}': {e}", clip(text)));
+            .map_err(|e| format!("bad position '{}': {e}", quote(text)));
     }
     let chars: Vec<char> = text.chars().collect();
     let expected = "the side to move (W or B) then 32 squares, each w, b, W, B or e";
     if chars.len() != 33 {
         return Err(format!(
             "bad position '{}': {} characters, expected 33: {expected}",
-            clip(text),
+            quote(text),
             chars.len()
         ));
     }
@@ -504,8 +505,8 @@ fn parse_position(variant: Variant, text: &str) -> Result<Position, String> {
         c => {
             return Err(format!(
                 "bad position '{}': the side to move is '{}', expected W or B",
-                clip(text),
-                c.escape_default()
+                quote(text),
+                quote(&c.to_string())
             ))
         }
     };
@@ -521,15 +522,15 @@ fn parse_position(variant: Variant, text: &str) -> Result<Position, String> {
             c => {
                 return Err(format!(
                     "bad position '{}': square {n} is '{}'; expected {expected}",
-                    clip(text),
-                    c.escape_default()
+                    quote(text),
+                    quote(&c.to_string())
                 ))
             }
         }
     }
     let fen_text = format!("{side}:W{}:B{}", white.join(","), black.join(","));
     fen::parse_position(variant, &fen_text)
-        .map_err(|e| format!("bad position '{}': {e}", clip(text)))
+        .map_err(|e| format!("bad position '{}': {e}", quote(text)))
 }
 
 /// A score in men (two decimals), wins as in Scan.
@@ -603,7 +604,7 @@ fn int_value(what: &str, v: &str, min: u64, max: u64) -> Result<u64, String> {
         Ok(n) if (min..=max).contains(&n) && v.chars().all(|c| c.is_ascii_digit()) => Ok(n),
         _ => Err(format!(
             "{what}: '{}' is not a whole number from {min} to {max}",
-            clip(v)
+            quote(v)
         )),
     }
 }
@@ -614,7 +615,7 @@ fn seconds_value(what: &str, v: &str, negative_is_zero: bool) -> Result<u64, Str
     let bad = || {
         format!(
             "{what}: '{}' is not a number of seconds from 0 to {MAX_SECONDS}",
-            clip(v)
+            quote(v)
         )
     };
     let plain = !v.is_empty()
@@ -733,8 +734,10 @@ impl Hub {
         self.engine.stop();
     }
 
+    /// The one reply to a bad line: user text in it is escaped (see
+    /// [`escape`]), and a quote, which would end the value, becomes `'`.
     fn error(&self, message: &str) {
-        let mut m = sanitize(message);
+        let mut m = sanitize(&escape(message));
         if m.len() > MAX_MESSAGE {
             let mut cut = MAX_MESSAGE;
             while !m.is_char_boundary(cut) {
@@ -781,7 +784,7 @@ impl Hub {
             "pos" => self.idle().and_then(|_| self.pos(&line)),
             "level" => self.idle().and_then(|_| self.level(&line)),
             "go" => self.idle().and_then(|_| self.go(&line)),
-            other => Err(format!("unknown command '{}'", clip(other))),
+            other => Err(format!("unknown command '{}'", quote(other))),
         };
         if let Err(e) = result {
             self.error(&e);
@@ -894,7 +897,7 @@ impl Hub {
                 let v: Variant = value.parse().map_err(|_| {
                     format!(
                         "set-param variant: unknown variant '{}' (expected russian, brazilian, adiyukh-64 or adiyukh-80)",
-                        clip(value)
+                        quote(value)
                     )
                 })?;
                 self.engine.set_option("variant", v.id())
@@ -903,7 +906,7 @@ impl Hub {
                 self.numbers = MoveNumbers::parse(value).ok_or_else(|| {
                     format!(
                         "set-param move-numbers: '{}' is not a1 or pdn",
-                        clip(value)
+                        quote(value)
                     )
                 })?;
                 Ok(())
@@ -929,7 +932,7 @@ impl Hub {
                 "true" | "false" => self.engine.set_option("ponder", value),
                 _ => Err(format!(
                     "set-param ponder: '{}' is not true or false",
-                    clip(value)
+                    quote(value)
                 )),
             },
             "move-overhead" => {
@@ -938,7 +941,7 @@ impl Hub {
             }
             other => Err(format!(
                 "set-param: unknown parameter '{}' (known: variant, move-numbers, threads, tt-size, ponder, move-overhead)",
-                clip(other)
+                quote(other)
             )),
         }
     }
@@ -962,14 +965,14 @@ impl Hub {
         for (i, text) in moves.split_whitespace().enumerate() {
             let here = *game.position();
             let mv = parse_move(&here, text, self.numbers)
-                .map_err(|e| format!("pos: move {} '{}': {e}", i + 1, clip(text)))?;
+                .map_err(|e| format!("pos: move {} '{}': {e}", i + 1, quote(text)))?;
             if game.outcome().is_some() {
                 game = Game::from_position(here);
                 stretch_start = here;
                 stretch.clear();
             }
             game.play(&mv)
-                .map_err(|e| format!("pos: move {} '{}': {e}", i + 1, clip(text)))?;
+                .map_err(|e| format!("pos: move {} '{}': {e}", i + 1, quote(text)))?;
             stretch.push(notation::move_text(&here, &mv));
         }
         let refs: Vec<&str> = stretch.iter().map(String::as_str).collect();

@@ -19,6 +19,7 @@ pub mod eval;
 pub mod fen;
 pub mod game;
 pub mod hub;
+pub mod input;
 pub mod matches;
 pub mod movegen;
 pub mod moves;

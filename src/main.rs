@@ -297,7 +297,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", shashki::input::escape(&e));
             ExitCode::from(2)
         }
     }
@@ -608,7 +608,7 @@ fn run_analyse(a: &AnalyseArgs) -> Result<(), String> {
         let mut rec = match g {
             Ok(r) => r,
             Err(e) => {
-                eprintln!("error: {e}");
+                eprintln!("error: {}", shashki::input::escape(&e.to_string()));
                 bad += 1;
                 continue;
             }

@@ -4,6 +4,7 @@
 //! changes nothing.
 
 use crate::engine::{Engine, HASH_MAX_MIB, MULTIPV_MAX, OVERHEAD_MAX_MS, THREADS_MAX};
+use crate::input::{escape, quote};
 use crate::moves::Move;
 use crate::notation;
 use crate::position::Position;
@@ -136,8 +137,12 @@ impl Uci {
         self.stop();
     }
 
+    /// The one reply to a bad line. User text in the message is escaped
+    /// (see [`escape`]): it never reaches the GUI's terminal as control
+    /// characters.
     fn error(&self, message: &str) {
-        self.out.line(&format!("info string error: {message}"));
+        self.out
+            .line(&format!("info string error: {}", escape(message)));
     }
 
     fn stop(&mut self) {
@@ -178,7 +183,7 @@ impl Uci {
                 self.eval();
                 Ok(())
             }
-            _ => Err(format!("unknown command '{}'", clip(cmd))),
+            _ => Err(format!("unknown command '{}'", quote(cmd))),
         };
         if let Err(e) = result {
             self.error(&e);
@@ -302,7 +307,7 @@ impl Uci {
             [d] => match d.parse::<u32>() {
                 Ok(n) if n <= MAX_PERFT => n,
                 _ => {
-                    let d = clip(d);
+                    let d = quote(d);
                     return Err(format!(
                         "perft: depth must be a number from 0 to {MAX_PERFT}, not '{d}' (deeper: shashki perft)"
                     ));
@@ -333,15 +338,6 @@ impl Uci {
         for (name, value) in crate::eval::breakdown(pos) {
             self.out.line(&format!("eval {name} {value}"));
         }
-    }
-}
-
-/// User text quoted in a message, shortened to 40 characters.
-pub(crate) fn clip(s: &str) -> String {
-    if s.chars().count() > 40 {
-        format!("{}...", s.chars().take(40).collect::<String>())
-    } else {
-        s.to_string()
     }
 }
 
@@ -381,7 +377,7 @@ pub fn parse_go(pos: &Position, args: &[&str], multipv: usize) -> Result<(Limits
             v.parse::<u64>().ok().filter(|&n| n <= max).ok_or_else(|| {
                 format!(
                     "go: '{key}' needs a number from 0 to {max}, not '{}'",
-                    clip(v)
+                    quote(v)
                 )
             })
         };
@@ -410,7 +406,7 @@ pub fn parse_go(pos: &Position, args: &[&str], multipv: usize) -> Result<(Limits
                 }
                 i = j - 1;
             }
-            other => return Err(format!("go: unknown parameter '{}'", clip(other))),
+            other => return Err(format!("go: unknown parameter '{}'", quote(other))),
         }
         i += 1;
     }
