@@ -125,7 +125,7 @@ use crate::board::{Color, Geometry, Square};
 use crate::engine::{Engine, OVERHEAD_MAX_MS, THREADS_MAX};
 use crate::fen;
 use crate::game::Game;
-use crate::input::{escape, quote};
+use crate::input::{self, escape, quote, Range};
 use crate::moves::Move;
 use crate::notation;
 use crate::position::{Piece, Position};
@@ -139,8 +139,8 @@ use std::sync::Arc;
 /// Smallest and largest `tt-size` (log2 of 16-byte entries).
 const TT_SIZE_MIN: u32 = 16;
 const TT_SIZE_MAX: u32 = 32;
-/// Longest time accepted in `level`, in seconds (a year).
-const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
+/// Longest time accepted in `level`, in seconds (a year, as in UCI).
+const MAX_SECONDS: f64 = (input::TIME_MS.max / 1000) as f64;
 /// Longest error message sent.
 const MAX_MESSAGE: usize = 2_000;
 
@@ -598,15 +598,11 @@ fn done_line(pos: &Position, result: &SearchResult, numbers: MoveNumbers) -> Str
     line
 }
 
-/// Parse a whole number in `min..=max`.
-fn int_value(what: &str, v: &str, min: u64, max: u64) -> Result<u64, String> {
-    match v.parse::<u64>() {
-        Ok(n) if (min..=max).contains(&n) && v.chars().all(|c| c.is_ascii_digit()) => Ok(n),
-        _ => Err(format!(
-            "{what}: '{}' is not a whole number from {min} to {max}",
-            quote(v)
-        )),
-    }
+/// Parse a whole number in `range`; the error names the range.
+fn int_value(what: &str, v: &str, range: Range) -> Result<u64, String> {
+    range
+        .parse(v)
+        .map_err(|wanted| format!("{what}: '{}' is not {wanted}", quote(v)))
 }
 
 /// Parse seconds (a real number) as milliseconds. Negative values count as
@@ -912,15 +908,14 @@ impl Hub {
                 Ok(())
             }
             "threads" => {
-                let n = int_value("set-param threads", value, 1, THREADS_MAX as u64)?;
+                let n = int_value("set-param threads", value, input::THREADS)?;
                 self.engine.set_option("threads", &n.to_string())
             }
             "tt-size" => {
                 let n = int_value(
                     "set-param tt-size",
                     value,
-                    TT_SIZE_MIN as u64,
-                    TT_SIZE_MAX as u64,
+                    Range::new(TT_SIZE_MIN as u64, TT_SIZE_MAX as u64),
                 )?;
                 let mib = 1usize << (n as u32 - TT_SIZE_MIN);
                 // A size the system refuses leaves the old table.
@@ -936,7 +931,11 @@ impl Hub {
                 )),
             },
             "move-overhead" => {
-                let n = int_value("set-param move-overhead", value, 0, OVERHEAD_MAX_MS)?;
+                let n = int_value(
+                    "set-param move-overhead",
+                    value,
+                    Range::new(0, OVERHEAD_MAX_MS),
+                )?;
                 self.engine.set_option("move overhead", &n.to_string())
             }
             other => Err(format!(
@@ -992,14 +991,16 @@ impl Hub {
                     .ok_or_else(|| format!("level: '{key}' needs a value"))
             };
             match key {
-                "depth" => level.depth = Some(int_value("level depth", v()?, 1, 1_000)? as u32),
-                "nodes" => level.nodes = Some(int_value("level nodes", v()?, 1, u64::MAX / 2)?),
+                "depth" => level.depth = Some(int_value("level depth", v()?, input::DEPTH)? as u32),
+                "nodes" => level.nodes = Some(int_value("level nodes", v()?, input::NODES)?),
                 "move-time" => {
                     level.move_time_ms = Some(seconds_value("level move-time", v()?, false)?)
                 }
                 "time" => level.time_ms = Some(seconds_value("level time", v()?, true)?),
                 "inc" => level.inc_ms = Some(seconds_value("level inc", v()?, false)?),
-                "moves" => level.moves = Some(int_value("level moves", v()?, 0, 10_000)? as u32),
+                "moves" => {
+                    level.moves = Some(int_value("level moves", v()?, input::MOVES_TO_GO)? as u32)
+                }
                 "infinite" => {
                     // No limit: drops the limits given before it.
                     level = Level {

@@ -4,7 +4,7 @@
 //! changes nothing.
 
 use crate::engine::{Engine, HASH_MAX_MIB, MULTIPV_MAX, OVERHEAD_MAX_MS, THREADS_MAX};
-use crate::input::{escape, quote};
+use crate::input::{self, escape, quote, Range};
 use crate::moves::Move;
 use crate::notation;
 use crate::position::Position;
@@ -365,32 +365,32 @@ pub fn parse_go(pos: &Position, args: &[&str], multipv: usize) -> Result<(Limits
     let mut i = 0;
     while i < args.len() {
         let key = args[i];
-        let mut number = |max: u64| -> Result<u64, String> {
+        // One rule for numbers (crate::input): out of range is an error
+        // naming the range; only a negative clock time counts as zero (a
+        // GUI whose clock flagged).
+        let mut number = |range: Range, negative_is_zero: bool| -> Result<u64, String> {
             let v = args
                 .get(i + 1)
-                .ok_or_else(|| format!("go: '{key}' needs a number"))?;
+                .ok_or_else(|| format!("go: '{key}' needs {}", range.describe()))?;
             i += 1;
-            // Negative clock times (a flagged GUI clock) count as zero.
-            if v.starts_with('-') && v[1..].chars().all(|c| c.is_ascii_digit()) && v.len() > 1 {
+            let negative =
+                v.len() > 1 && v.starts_with('-') && v[1..].bytes().all(|b| b.is_ascii_digit());
+            if negative && negative_is_zero {
                 return Ok(0);
             }
-            v.parse::<u64>().ok().filter(|&n| n <= max).ok_or_else(|| {
-                format!(
-                    "go: '{key}' needs a number from 0 to {max}, not '{}'",
-                    quote(v)
-                )
-            })
+            range
+                .parse(v)
+                .map_err(|wanted| format!("go: '{key}' needs {wanted}, not '{}'", quote(v)))
         };
-        const DAY_MS: u64 = 1000 * 3600 * 24 * 365;
         match key {
-            "wtime" => wtime = Some(number(DAY_MS)?),
-            "btime" => btime = Some(number(DAY_MS)?),
-            "winc" => winc = number(DAY_MS)?,
-            "binc" => binc = number(DAY_MS)?,
-            "movestogo" => mtg = Some(number(10_000)? as u32),
-            "movetime" => limits.movetime_ms = Some(number(DAY_MS)?),
-            "depth" => limits.depth = Some(number(1_000)? as u32),
-            "nodes" => limits.nodes = Some(number(u64::MAX / 2)?),
+            "wtime" => wtime = Some(number(input::TIME_MS, true)?),
+            "btime" => btime = Some(number(input::TIME_MS, true)?),
+            "winc" => winc = number(input::TIME_MS, false)?,
+            "binc" => binc = number(input::TIME_MS, false)?,
+            "movestogo" => mtg = Some(number(input::MOVES_TO_GO, false)? as u32),
+            "movetime" => limits.movetime_ms = Some(number(input::TIME_MS, false)?),
+            "depth" => limits.depth = Some(number(input::DEPTH, false)? as u32),
+            "nodes" => limits.nodes = Some(number(input::NODES, false)?),
             "infinite" => limits.infinite = true,
             "ponder" => ponder = true,
             "searchmoves" => {
