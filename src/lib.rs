@@ -12,6 +12,7 @@
 
 pub mod analyse;
 pub mod board;
+pub mod cli;
 pub mod diagram;
 pub mod elo;
 pub mod engine;

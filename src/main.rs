@@ -1,13 +1,13 @@
 //! The `shashki` command line: a thin shell over the library.
 
-use clap::{Parser, Subcommand};
+use clap::Subcommand;
 use shashki::game::Game;
 use shashki::search::{Limits, Searcher};
 use shashki::{fen, notation, perft, Position, Variant};
 use std::process::ExitCode;
 use std::time::Instant;
 
-#[derive(Parser)]
+#[derive(clap::Parser)]
 #[command(
     name = "shashki",
     version,
@@ -234,7 +234,8 @@ struct AnalyseArgs {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // Argument errors: one line and a hint, status 2 (shashki::cli).
+    let cli: Cli = shashki::cli::parse();
     let result = match cli.command {
         Some(Command::Perft {
             variant,

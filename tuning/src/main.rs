@@ -1,7 +1,7 @@
 //! `shashki-tune`: self-play data, merging, fitting and tuned-vs-baseline
 //! matches. Errors print one line and exit with status 2.
 
-use clap::{Parser, Subcommand};
+use clap::Subcommand;
 use shashki::weights::Weights;
 use shashki::Variant;
 use shashki_tuning::compare::{compare, CompareConfig};
@@ -12,7 +12,7 @@ use shashki_tuning::plot::loss_svg;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-#[derive(Parser)]
+#[derive(clap::Parser)]
 #[command(name = "shashki-tune", about = "Tune the Shashki evaluation")]
 struct Cli {
     /// Worker threads (default: all cores).
@@ -370,7 +370,8 @@ fn run(cli: Cli) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
-    match run(Cli::parse()) {
+    // Argument errors: one line and a hint, status 2 (shashki::cli).
+    match run(shashki::cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");

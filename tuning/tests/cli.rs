@@ -163,3 +163,42 @@ fn bad_input_is_one_line_and_status_2() {
         assert!(err.contains(want), "{args:?}: {err}");
     }
 }
+
+/// Argument errors of the parser are one line naming the problem and a
+/// hint where to read more, status 2; help prints as usual, status 0.
+#[test]
+fn argument_errors_are_one_line_and_a_hint() {
+    let cases: &[(&[&str], &[&str])] = &[
+        (
+            &[],
+            &["'shashki-tune' needs a command: gen, merge, fit, compare"],
+        ),
+        (&["gen"], &["required", "--variant", "--games", "--out"]),
+        (
+            &["gen", "--variant", "x", "--games", "1", "--out", "o"],
+            &["'x'", "adiyukh-80"],
+        ),
+        (&["fit", "--data"], &["a value is required for '--data"]),
+        (&["fitt"], &["unrecognized subcommand 'fitt'", "'fit'"]),
+        (&["merge", "--out", "o"], &["required", "<INPUTS>"]),
+    ];
+    for (args, needles) in cases {
+        let (code, _, err) = tune(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(lines.len(), 2, "{args:?}: {err}");
+        assert!(lines[0].starts_with("error: "), "{args:?}: {err}");
+        assert!(
+            lines[1].starts_with("For more information, try 'shashki-tune"),
+            "{args:?}: {err}"
+        );
+        for n in *needles {
+            assert!(lines[0].contains(n), "{args:?}: {err} lacks {n:?}");
+        }
+    }
+    for args in [&["--help"][..], &["gen", "--help"]] {
+        let (code, out, err) = tune(args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(out.contains("Usage: shashki-tune"), "{args:?}: {out}");
+    }
+}
