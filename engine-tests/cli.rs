@@ -93,3 +93,140 @@ fn argument_errors_are_one_line() {
         );
     }
 }
+
+/// A file any command can read (for `analyse`, which reads its file before
+/// it makes its table).
+fn some_file() -> String {
+    concat!(env!("CARGO_MANIFEST_DIR"), "/README.md").to_string()
+}
+
+/// `cmd` followed by `extra`.
+fn with<'a>(cmd: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
+    cmd.iter().chain(extra).copied().collect()
+}
+
+/// A transposition table over the protocol's Hash maximum (65536 MiB) is
+/// refused by every command that makes one, naming the option and the
+/// size, before any work.
+#[test]
+fn hash_over_the_maximum_is_refused_naming_option_and_size() {
+    let file = some_file();
+    let commands: [&[&str]; 3] = [
+        &["search", "--depth", "3"],
+        &["bench", "--depth", "1"],
+        &["analyse", &file],
+    ];
+    for cmd in commands {
+        for size in ["100000000", "65537", "0", "-1"] {
+            let args = with(cmd, &["--hash", size]);
+            refused(&args, &["--hash", &format!("'{size}'"), "from 1 to 65536"]);
+        }
+    }
+}
+
+/// A table under the maximum that the system refuses (here: an address
+/// space of 400 MB and a 2 GiB table) is an error naming the option and the
+/// size, status 2; it was a panic, status 101.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_table_the_system_refuses_is_an_error_not_a_panic() {
+    let file = some_file();
+    let commands: [&[&str]; 3] = [
+        &["search", "--depth", "1"],
+        &["bench", "--depth", "1"],
+        &["analyse", &file],
+    ];
+    for cmd in commands {
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -v 400000 && exec \"$0\" \"$@\"")
+            .arg(env!("CARGO_BIN_EXE_shashki"))
+            .args(cmd)
+            .args(["--hash", "2048"])
+            .output()
+            .expect("run sh");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{cmd:?}: {err}");
+        assert_eq!(
+            err.trim_end(),
+            "error: --hash 2048: cannot allocate a 2048 MiB transposition table",
+            "{cmd:?}"
+        );
+    }
+}
+
+/// Threads are capped as the protocol's Threads option is (256), and 0 is
+/// refused, by every command; so is a match's concurrency.
+#[test]
+fn threads_are_capped_and_zero_refused_everywhere() {
+    let file = some_file();
+    let commands: [&[&str]; 4] = [
+        &["perft", "--variant", "russian", "--depth", "5"],
+        &["search", "--depth", "3"],
+        &["bench", "--depth", "1"],
+        &["analyse", &file],
+    ];
+    for n in ["0", "257", "100000", "-1"] {
+        for cmd in commands {
+            let args = with(cmd, &["--threads", n]);
+            refused(&args, &["--threads", &format!("'{n}'"), "from 1 to 256"]);
+        }
+        let args = ["match", "--concurrency", n];
+        refused(
+            &args,
+            &["--concurrency", &format!("'{n}'"), "from 1 to 256"],
+        );
+    }
+}
+
+/// One rule for numbers on the command line too: out of range (a negative
+/// number included) is an error naming the range; the search depth is the
+/// protocol's, 1 to 1000.
+#[test]
+fn numbers_out_of_range_name_the_range() {
+    let file = some_file();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["search", "--depth", "1001"], "from 1 to 1000"),
+        (vec!["search", "--depth", "100000"], "from 1 to 1000"),
+        (vec!["search", "--depth", "-1"], "from 1 to 1000"),
+        (vec!["search", "--depth", "0"], "from 1 to 1000"),
+        (
+            vec!["search", "--nodes", "-1"],
+            "from 1 to 9223372036854775807",
+        ),
+        (vec!["search", "--movetime", "-1"], "from 0 to 31536000000"),
+        (vec!["bench", "--depth", "0"], "from 1 to 1000"),
+        (vec!["perft", "--depth", "-1"], "from 0 to 1000"),
+        (vec!["match", "--games", "-2"], "from 1 to 1000000"),
+        (vec!["match", "--games", "0"], "from 1 to 1000000"),
+        (vec!["match", "--tc", "-1+0"], "each from 0 to 2592000"),
+        (vec!["match", "--depth1", "-3"], "from 1 to 1000"),
+        (
+            vec!["match", "--nodes2", "0"],
+            "from 1 to 9223372036854775807",
+        ),
+        (vec!["match", "--max-plies", "0"], "from 1 to 100000"),
+        (vec!["match", "--move-timeout", "-1"], "seconds above 0"),
+        (
+            vec!["match", "--time-margin", "-1"],
+            "from 0 to 31536000000",
+        ),
+        (
+            vec!["match", "--seed", "-1"],
+            "from 0 to 18446744073709551615",
+        ),
+        (vec!["analyse", &file, "--depth", "-1"], "from 1 to 1000"),
+        (vec!["analyse", &file, "--multipv", "51"], "from 1 to 50"),
+        (
+            vec!["analyse", &file, "--inaccuracy", "-5"],
+            "from 1 to 30000",
+        ),
+        (vec!["openings", "--plies", "30"], "from 1 to 20"),
+        (vec!["openings", "--random", "0"], "from 1 to 100000"),
+        (vec!["openings", "--max-score", "-1"], "from 0 to 30000"),
+    ];
+    for (args, range) in cases {
+        let value = args.last().unwrap().to_string();
+        refused(&args, &[&format!("'{value}'"), range]);
+    }
+}

@@ -50,8 +50,7 @@ pub fn real(
 /// read as a value (and refused by its value parser, which names the range)
 /// instead of an unknown option.
 fn prepared(cmd: Command) -> Command {
-    cmd.allow_negative_numbers(true)
-        .mut_subcommands(prepared)
+    cmd.allow_negative_numbers(true).mut_subcommands(prepared)
 }
 
 /// Parse the command line of `C`. `--help` and `--version` print as usual

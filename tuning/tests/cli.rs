@@ -202,3 +202,84 @@ fn argument_errors_are_one_line_and_a_hint() {
         assert!(out.contains("Usage: shashki-tune"), "{args:?}: {out}");
     }
 }
+
+/// Threads are capped as the engine's (256) and 0 is refused; numbers out
+/// of range (negative ones included) are errors naming the range.
+#[test]
+fn numbers_out_of_range_name_the_range() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["--threads", "0", "fit", "--data", "d", "--out", "o"],
+            "from 1 to 256",
+        ),
+        (
+            &["--threads", "257", "fit", "--data", "d", "--out", "o"],
+            "from 1 to 256",
+        ),
+        (
+            &["--threads", "-1", "fit", "--data", "d", "--out", "o"],
+            "from 1 to 256",
+        ),
+        (
+            &["gen", "--variant", "russian", "--games", "-1", "--out", "o"],
+            "from 1 to 1000000000",
+        ),
+        (
+            &[
+                "gen",
+                "--variant",
+                "russian",
+                "--games",
+                "1",
+                "--depth",
+                "0",
+                "--out",
+                "o",
+            ],
+            "from 1 to 1000",
+        ),
+        (
+            &["fit", "--data", "d", "--out", "o", "--lr", "-1"],
+            "a number above 0",
+        ),
+        (
+            &["fit", "--data", "d", "--out", "o", "--validation", "1"],
+            "from 0 to below 1",
+        ),
+        (
+            &["fit", "--data", "d", "--out", "o", "--batch", "0"],
+            "from 1 to",
+        ),
+        (
+            &[
+                "compare",
+                "--variant",
+                "russian",
+                "--tuned",
+                "t",
+                "--pairs",
+                "0",
+            ],
+            "from 1 to 1000000000",
+        ),
+        (
+            &[
+                "compare",
+                "--variant",
+                "russian",
+                "--tuned",
+                "t",
+                "--depth",
+                "-4",
+            ],
+            "from 1 to 1000",
+        ),
+    ];
+    for (args, range) in cases {
+        let (code, _, err) = tune(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        let first = err.lines().next().unwrap_or("");
+        assert!(first.starts_with("error: invalid value"), "{args:?}: {err}");
+        assert!(first.contains(range), "{args:?}: {err} lacks {range:?}");
+    }
+}
