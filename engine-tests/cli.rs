@@ -230,3 +230,84 @@ fn numbers_out_of_range_name_the_range() {
         refused(&args, &[&format!("'{value}'"), range]);
     }
 }
+
+/// The depth of the last `info` line of a search's output.
+fn last_depth(out: &str) -> u32 {
+    let info = out
+        .lines()
+        .rfind(|l| l.starts_with("info depth "))
+        .unwrap_or_else(|| panic!("no info line in {out:?}"));
+    info.split_whitespace().nth(2).unwrap().parse().unwrap()
+}
+
+/// `search` combines its limits as `go` does: the first reached ends the
+/// search (it refused `--depth` with `--movetime`).
+#[test]
+fn search_limits_combine() {
+    let start = std::time::Instant::now();
+    let (code, out, err) = shashki(&["search", "--depth", "1000", "--movetime", "300"]);
+    let took = start.elapsed();
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.lines().last().unwrap().starts_with("bestmove "),
+        "{out}"
+    );
+    assert!(last_depth(&out) < 100, "{out}");
+    assert!(took.as_secs() < 20, "the movetime ended it: {took:?}");
+    // The depth is reached first: the search ends there, not at the time.
+    let start = std::time::Instant::now();
+    let (code, out, err) = shashki(&["search", "--depth", "4", "--movetime", "600000"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(last_depth(&out), 4, "{out}");
+    assert!(start.elapsed().as_secs() < 60);
+    // Nodes and depth: the node limit ends it before depth 30.
+    let (code, out, err) = shashki(&["search", "--nodes", "2000", "--depth", "30"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(last_depth(&out) < 30, "{out}");
+    // No limit: depth 10, as the help says.
+    let (code, out, err) = shashki(&["search"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(last_depth(&out), 10, "{out}");
+}
+
+/// `analyse` combines `--depth` and `--movetime` the same way.
+#[test]
+fn analyse_limits_combine() {
+    let dir = std::env::temp_dir().join(format!("shashki-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("one.pdn");
+    std::fs::write(&file, "[Event \"one\"]\n\n1. c3-d4 f6-g5 *\n").unwrap();
+    let file = file.to_str().unwrap();
+    let depths = |out: &str| -> Vec<u64> {
+        out.lines()
+            .map(|l| {
+                let at = l.find("\"depth\":").expect("a depth") + 8;
+                l[at..].split([',', '}']).next().unwrap().parse().unwrap()
+            })
+            .collect()
+    };
+    let (code, out, err) = shashki(&[
+        "analyse",
+        file,
+        "--json",
+        "--depth",
+        "1000",
+        "--movetime",
+        "100",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let d = depths(&out);
+    assert_eq!(d.len(), 3, "{out}");
+    assert!(d.iter().all(|&d| d < 100), "{out}");
+    let (code, out, err) = shashki(&[
+        "analyse",
+        file,
+        "--json",
+        "--depth",
+        "3",
+        "--movetime",
+        "600000",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(depths(&out), [3, 3, 3], "{out}");
+}

@@ -58,7 +58,8 @@ enum Command {
         threads: usize,
     },
     /// Search a position and print the reports; the last line is
-    /// `bestmove <move>`.
+    /// `bestmove <move>`. Limits combine as in the protocol: the first
+    /// reached ends the search; without any, it searches to depth 10.
     Search {
         #[arg(long, default_value = "russian")]
         variant: Variant,
@@ -68,14 +69,14 @@ enum Command {
         /// Moves played from the position before the search.
         #[arg(long, num_args = 1.., value_delimiter = ' ')]
         moves: Vec<String>,
-        /// Search to this depth.
-        #[arg(long, group = "limit", value_parser = within::<u32>(input::DEPTH))]
+        /// Search to this depth (default, when no limit is given: 10).
+        #[arg(long, value_parser = within::<u32>(input::DEPTH))]
         depth: Option<u32>,
-        /// Search this many milliseconds.
-        #[arg(long, group = "limit", value_parser = within::<u64>(input::TIME_MS))]
+        /// Search at most this many milliseconds.
+        #[arg(long, value_parser = within::<u64>(input::TIME_MS))]
         movetime: Option<u64>,
-        /// Search this many nodes.
-        #[arg(long, group = "limit", value_parser = within::<u64>(input::NODES))]
+        /// Search at most this many nodes.
+        #[arg(long, value_parser = within::<u64>(input::NODES))]
         nodes: Option<u64>,
         /// Search threads.
         #[arg(long, default_value_t = 1, value_parser = within::<usize>(input::THREADS))]
@@ -220,11 +221,12 @@ struct AnalyseArgs {
     /// Variant of games whose tags do not name one.
     #[arg(long, default_value = "russian")]
     variant: Variant,
-    /// Search each position this many milliseconds.
-    #[arg(long, group = "limit", value_parser = within::<u64>(input::TIME_MS))]
+    /// Search each position at most this many milliseconds.
+    #[arg(long, value_parser = within::<u64>(input::TIME_MS))]
     movetime: Option<u64>,
-    /// Search each position to this depth (default 10).
-    #[arg(long, group = "limit", value_parser = within::<u32>(input::DEPTH))]
+    /// Search each position to this depth (default, when no limit is
+    /// given: 10). With --movetime, the first limit reached ends a search.
+    #[arg(long, value_parser = within::<u32>(input::DEPTH))]
     depth: Option<u32>,
     /// Best lines kept per position.
     #[arg(long, default_value_t = 1, value_parser = within::<usize>(input::MULTIPV))]
@@ -401,16 +403,16 @@ fn run_search(
     for m in moves {
         game.play_text(m).map_err(|e| format!("move '{m}': {e}"))?;
     }
+    // The limits combine (the first reached ends the search), as in `go`.
     let limits = Limits {
-        depth,
+        depth: if (depth, movetime, nodes) == (None, None, None) {
+            Some(10)
+        } else {
+            depth
+        },
         movetime_ms: movetime,
         nodes,
         ..Limits::default()
-    };
-    let limits = if depth.is_none() && movetime.is_none() && nodes.is_none() {
-        Limits::depth(10)
-    } else {
-        limits
     };
     let pos = *game.position();
     let mut searcher = new_searcher(hash, threads)?;
@@ -591,12 +593,13 @@ fn run_analyse(a: &AnalyseArgs) -> Result<(), String> {
     if !(0 < t.inaccuracy && t.inaccuracy <= t.mistake && t.mistake <= t.blunder) {
         return Err("thresholds must satisfy 0 < --inaccuracy <= --mistake <= --blunder".into());
     }
-    let mut limits = match (a.movetime, a.depth) {
-        (Some(ms), _) => Limits::movetime(ms),
-        (None, Some(d)) => Limits::depth(d),
-        (None, None) => Limits::depth(10),
+    // The limits combine (the first reached ends a search), as in `go`.
+    let limits = Limits {
+        depth: a.depth.or(a.movetime.is_none().then_some(10)),
+        movetime_ms: a.movetime,
+        multipv: a.multipv,
+        ..Limits::default()
     };
-    limits.multipv = a.multipv;
     let mut searcher = new_searcher(a.hash, a.threads)?;
     let mut out: Box<dyn Write> = match &a.out {
         Some(p) => Box::new(std::io::BufWriter::new(
