@@ -311,3 +311,82 @@ fn analyse_limits_combine() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(depths(&out), [3, 3, 3], "{out}");
 }
+
+/// `shashki uci` and `shashki hub` start the engine in that protocol (they
+/// were unrecognized subcommands); `shashki uci` has no switch to Hub.
+#[test]
+fn uci_and_hub_subcommands_start_the_engine() {
+    use crate::process::Engine;
+    use std::time::Duration;
+    let patience = Duration::from_secs(30);
+    let mut e = Engine::start_with(&["uci"]);
+    e.send("uci");
+    let (_, id) = e.expect("uciok", patience);
+    assert!(id[0].starts_with("id name shashki "), "{id:?}");
+    e.send("position startpos moves c3-d4");
+    e.send("go depth 3");
+    let (best, _) = e.expect("bestmove ", patience);
+    assert!(best.split_whitespace().count() >= 2, "{best}");
+    e.send("hub");
+    let (err, _) = e.expect("info string error: ", patience);
+    assert!(err.contains("unknown command 'hub'"), "{err}");
+    assert!(e.close().success());
+
+    let mut h = Engine::start_with(&["hub"]);
+    h.send("hub");
+    let (_, id) = h.expect("wait", patience);
+    assert!(id[0].starts_with("id name=shashki "), "{id:?}");
+    h.send("init");
+    h.expect("ready", patience);
+    h.send("level depth=3");
+    h.send("go think");
+    let (done, _) = h.expect("done", patience);
+    assert!(done.starts_with("done move="), "{done}");
+    h.send("quit");
+    let status = h.wait_exit(patience).expect("the engine ends after quit");
+    assert!(status.success());
+}
+
+/// The help says what running without a command does; every option of
+/// every subcommand, as printed by `--help`, has a description.
+#[test]
+fn help_describes_the_engine_and_every_option() {
+    let (code, out, _) = shashki(&["--help"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("Without a command, shashki is the engine"),
+        "{out}"
+    );
+    assert!(out.contains("standard input"), "{out}");
+    for sub in ["uci", "hub"] {
+        assert!(
+            out.lines().any(|l| l.trim_start().starts_with(sub)),
+            "{sub} in {out}"
+        );
+    }
+    let subcommands = [
+        "uci", "hub", "perft", "search", "bench", "match", "openings", "analyse", "show",
+    ];
+    for sub in subcommands {
+        let (code, out, err) = shashki(&[sub, "--help"]);
+        assert_eq!(code, 0, "{sub}: {err}");
+        for line in out.lines() {
+            let item = line.trim_start();
+            if !line.starts_with("  ") || !(item.starts_with('-') || item.starts_with('<')) {
+                continue;
+            }
+            // `--name <NAME>  Description [default: x]`: text after the
+            // name and its value, other than the default.
+            let text = item.split_once("  ").map_or("", |(_, rest)| rest);
+            let text = text.split("[default:").next().unwrap().trim();
+            assert!(!text.is_empty(), "{sub}: no description: {line:?}");
+            if item.starts_with("--variant ") {
+                for v in shashki::Variant::ALL {
+                    assert!(text.contains(v.id()), "{sub}: {line:?} lacks {v}");
+                }
+            }
+        }
+    }
+    let (_, out, _) = shashki(&["search", "--help"]);
+    assert!(out.contains("depth 10"), "search's default limit: {out}");
+}

@@ -154,6 +154,37 @@ fn command_path<'a>(cmd: &'a Command, args: &[OsString]) -> (String, &'a Command
     (names.join(" "), here)
 }
 
+/// The options of `cmd` and its subcommands that lack a one-line
+/// description, and the `--variant` options whose description does not
+/// name every variant: empty when all is well (for the binaries' tests).
+pub fn undescribed(cmd: &Command) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut walk = vec![(cmd.get_name().to_string(), cmd)];
+    while let Some((path, cmd)) = walk.pop() {
+        for arg in cmd.get_arguments() {
+            let id = arg.get_id().as_str();
+            if id == "help" || id == "version" {
+                continue;
+            }
+            let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
+            if help.trim().is_empty() || help.contains('\n') {
+                found.push(format!("{path} {id}: no one-line description"));
+            }
+            if id == "variant" {
+                for v in crate::Variant::ALL {
+                    if !help.contains(v.id()) {
+                        found.push(format!("{path} --variant does not name {}", v.id()));
+                    }
+                }
+            }
+        }
+        for sub in cmd.get_subcommands() {
+            walk.push((format!("{path} {}", sub.get_name()), sub));
+        }
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -254,6 +285,28 @@ mod tests {
             !text.replace('\n', " ").contains(char::is_control),
             "{text}"
         );
+    }
+
+    #[test]
+    fn options_without_a_description_are_found() {
+        #[derive(Parser)]
+        #[command(name = "p")]
+        struct P {
+            #[arg(long)]
+            quiet: bool,
+            /// Variant: russian, brazilian or adiyukh-64.
+            #[arg(long)]
+            variant: Option<String>,
+        }
+        let found = undescribed(&<P as clap::CommandFactory>::command());
+        assert_eq!(
+            found,
+            [
+                "p quiet: no one-line description",
+                "p --variant does not name adiyukh-80"
+            ]
+        );
+        assert!(undescribed(&<Cli as clap::CommandFactory>::command()).is_empty());
     }
 
     #[test]

@@ -713,6 +713,12 @@ impl Hub {
     /// commands until `quit` or the end of input.
     pub fn run(&mut self, input: &mut dyn BufRead) {
         self.identify();
+        self.serve(input);
+    }
+
+    /// Read commands until `quit` or the end of input, the GUI's first
+    /// `hub` among them (`shashki hub`).
+    pub fn serve(&mut self, input: &mut dyn BufRead) {
         loop {
             match read_line(input) {
                 Ok(None) | Err(_) => break,

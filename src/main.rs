@@ -13,7 +13,10 @@ use std::time::Instant;
 #[command(
     name = "shashki",
     version,
-    about = "Draughts engine: russian, brazilian, adiyukh-64, adiyukh-80"
+    about = "Draughts engine: russian, brazilian, adiyukh-64, adiyukh-80",
+    after_help = "Without a command, shashki is the engine: it reads commands on standard \
+input and answers on standard output in the UCI-like protocol, or in Scan's Hub protocol \
+when the first line is `hub` (shashki uci, shashki hub: one protocol only). See PROTOCOL.md."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -38,6 +41,12 @@ const SCORE_MAX: u64 = shashki::search::WIN as u64;
 
 #[derive(Subcommand)]
 enum Command {
+    /// The engine in the UCI-like protocol on standard input and output
+    /// (PROTOCOL.md); the same as no command, without the switch to Hub.
+    Uci,
+    /// The engine in Scan's Hub protocol on standard input and output
+    /// (PROTOCOL.md, "Hub mode"); the GUI starts with `hub`, as always.
+    Hub,
     /// Count leaf positions DEPTH plies deep (distinct moves only). The last
     /// line printed is `nodes <N>`.
     Perft {
@@ -61,6 +70,7 @@ enum Command {
     /// `bestmove <move>`. Limits combine as in the protocol: the first
     /// reached ends the search; without any, it searches to depth 10.
     Search {
+        /// Variant: russian, brazilian, adiyukh-64 or adiyukh-80.
         #[arg(long, default_value = "russian")]
         variant: Variant,
         /// Position text (default: the start position).
@@ -104,6 +114,7 @@ enum Command {
     /// Make an opening set: every (or N random) move sequence of PLIES
     /// plies kept when a fixed-depth search finds it balanced.
     Openings {
+        /// Variant: russian, brazilian, adiyukh-64 or adiyukh-80.
         #[arg(long, default_value = "russian")]
         variant: Variant,
         /// Plies of each opening.
@@ -112,6 +123,7 @@ enum Command {
         /// Pick N random sequences (seeded) instead of all of them.
         #[arg(long, value_parser = whole::<usize>(1, shashki::openings::MAX_RANDOM as u64))]
         random: Option<usize>,
+        /// Seed of the random sequences (with --random).
         #[arg(long, default_value_t = 1, value_parser = whole::<u64>(0, u64::MAX))]
         seed: u64,
         /// Depth of the balance check.
@@ -127,8 +139,10 @@ enum Command {
     Analyse(Box<AnalyseArgs>),
     /// Show a position: diagram, position text, legal moves and status.
     Show {
+        /// Variant: russian, brazilian, adiyukh-64 or adiyukh-80.
         #[arg(long, default_value = "russian")]
         variant: Variant,
+        /// Position text (default: the start position).
         #[arg(long)]
         fen: Option<String>,
         /// Also draw the position as an SVG picture into this file.
@@ -146,9 +160,10 @@ struct MatchArgs {
     /// Command line of engine 2; default: this program.
     #[arg(long)]
     engine2: Option<String>,
-    /// Names in tables and PDN (default: the engines' own names).
+    /// Name of engine 1 in tables and PDN (default: its own name).
     #[arg(long)]
     name1: Option<String>,
+    /// Name of engine 2 in tables and PDN (default: its own name).
     #[arg(long)]
     name2: Option<String>,
     /// Protocol of engine 1: uci or hub.
@@ -163,6 +178,7 @@ struct MatchArgs {
     /// An option of engine 2, NAME=VALUE (repeatable).
     #[arg(long, value_name = "NAME=VALUE")]
     option2: Vec<String>,
+    /// Variant: russian, brazilian, adiyukh-64 or adiyukh-80.
     #[arg(long, default_value = "russian")]
     variant: Variant,
     /// Number of games (each opening is played twice, colours reversed).
@@ -183,8 +199,10 @@ struct MatchArgs {
     /// Node limit per move of both engines.
     #[arg(long, value_parser = within::<u64>(input::NODES))]
     nodes: Option<u64>,
+    /// Node limit of engine 1 (overrides --nodes).
     #[arg(long, value_parser = within::<u64>(input::NODES))]
     nodes1: Option<u64>,
+    /// Node limit of engine 2 (overrides --nodes).
     #[arg(long, value_parser = within::<u64>(input::NODES))]
     nodes2: Option<u64>,
     /// Games played at once (each with its own engine processes).
@@ -218,7 +236,8 @@ struct MatchArgs {
 struct AnalyseArgs {
     /// The PDN file.
     file: std::path::PathBuf,
-    /// Variant of games whose tags do not name one.
+    /// Variant of games whose tags do not name one: russian, brazilian,
+    /// adiyukh-64 or adiyukh-80.
     #[arg(long, default_value = "russian")]
     variant: Variant,
     /// Search each position at most this many milliseconds.
@@ -246,6 +265,7 @@ struct AnalyseArgs {
     /// Loss marked ??.
     #[arg(long, default_value_t = 300, value_parser = whole::<i32>(1, SCORE_MAX))]
     blunder: i32,
+    /// Search threads.
     #[arg(long, default_value_t = 1, value_parser = within::<usize>(input::THREADS))]
     threads: usize,
     /// Transposition table size in MiB.
@@ -309,9 +329,16 @@ fn main() -> ExitCode {
             hash,
         }) => run_bench(depth, threads, hash),
         None => {
-            let out = shashki::uci::Out::new(Box::new(std::io::stdout()));
-            let stdin = std::io::stdin();
-            shashki::uci::Uci::new(out).run(&mut stdin.lock());
+            // UCI, or Hub when the first line is `hub`.
+            shashki::uci::Uci::new(stdout()).run(&mut std::io::stdin().lock());
+            Ok(())
+        }
+        Some(Command::Uci) => {
+            shashki::uci::Uci::new(stdout()).run_uci(&mut std::io::stdin().lock());
+            Ok(())
+        }
+        Some(Command::Hub) => {
+            shashki::hub::Hub::new(stdout()).serve(&mut std::io::stdin().lock());
             Ok(())
         }
     };
@@ -322,6 +349,11 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// The engine's output: standard output, one flushed line at a time.
+fn stdout() -> shashki::uci::Out {
+    shashki::uci::Out::new(Box::new(std::io::stdout()))
 }
 
 fn load(variant: Variant, text: Option<&str>) -> Result<Position, String> {
@@ -654,4 +686,19 @@ fn run_analyse(a: &AnalyseArgs) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// Every option of every subcommand has a one-line description, and
+    /// every `--variant` names the variants.
+    #[test]
+    fn every_option_is_described() {
+        let cli = super::Cli::command();
+        cli.clone().debug_assert();
+        let missing = shashki::cli::undescribed(&cli);
+        assert!(missing.is_empty(), "{missing:#?}");
+    }
 }

@@ -105,7 +105,17 @@ impl Uci {
     /// Read commands until `quit` or the end of input. When the first
     /// command is `hub`, the rest of the session speaks the Hub protocol.
     pub fn run(&mut self, input: &mut dyn BufRead) {
-        let mut first = true;
+        self.serve(input, true);
+    }
+
+    /// Read commands until `quit` or the end of input, all of them in
+    /// this protocol (`shashki uci`): `hub` is an unknown command.
+    pub fn run_uci(&mut self, input: &mut dyn BufRead) {
+        self.serve(input, false);
+    }
+
+    fn serve(&mut self, input: &mut dyn BufRead, hub_first: bool) {
+        let mut first = hub_first;
         loop {
             match read_line(input) {
                 Ok(None) | Err(_) => {

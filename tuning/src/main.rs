@@ -58,11 +58,13 @@ fn parse_range(s: &str) -> Result<Range, String> {
 enum Cmd {
     /// Play self-play games and record quiet positions with the result.
     Gen {
+        /// Variant: russian, brazilian, adiyukh-64 or adiyukh-80.
         #[arg(long)]
         variant: Variant,
         /// Number of games.
         #[arg(long, value_parser = whole::<u64>(1, GAMES_MAX))]
         games: u64,
+        /// Seed: game I of seed S is the same on every machine.
         #[arg(long, default_value_t = 1, value_parser = whole::<u64>(0, u64::MAX))]
         seed: u64,
         /// Index of the first game (for shards of one seed).
@@ -90,13 +92,16 @@ enum Cmd {
     },
     /// Concatenate data files of one variant, dropping repeated lines.
     Merge {
+        /// Output data file.
         #[arg(long)]
         out: PathBuf,
+        /// Data files to join, in this order.
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
     },
     /// Fit the weights to a data file.
     Fit {
+        /// Data file (from gen or merge).
         #[arg(long)]
         data: PathBuf,
         /// Start weights (default: the built-in ones of the data's variant).
@@ -108,22 +113,28 @@ enum Cmd {
         /// Loss plot (SVG).
         #[arg(long)]
         plot: Option<PathBuf>,
+        /// Most passes over the training positions.
         #[arg(long, default_value_t = 400, value_parser = whole::<usize>(0, EPOCHS_MAX))]
         epochs: usize,
+        /// Stop after this many epochs without a better validation loss.
         #[arg(long, default_value_t = 25, value_parser = whole::<usize>(0, EPOCHS_MAX))]
         patience: usize,
+        /// Adam's step size, in weight units (centi-men; Adiyukh: hundredths of a point).
         #[arg(long, default_value_t = 0.5, value_parser = real(|x| x > 0.0, "a number above 0"))]
         lr: f64,
+        /// Positions per gradient step.
         #[arg(long, default_value_t = 512, value_parser = whole::<usize>(1, BATCH_MAX))]
         batch: usize,
         /// Share of positions held out for validation.
         #[arg(long, default_value_t = 0.1, value_parser = real(|x| (0.0..1.0).contains(&x), "a number from 0 to below 1"))]
         validation: f64,
+        /// Seed of the shuffling and of the validation split.
         #[arg(long, default_value_t = 1, value_parser = whole::<u64>(0, u64::MAX))]
         seed: u64,
     },
     /// Play tuned against baseline weights at equal depth.
     Compare {
+        /// Variant: russian, brazilian, adiyukh-64 or adiyukh-80.
         #[arg(long)]
         variant: Variant,
         /// Tuned weights file.
@@ -136,12 +147,16 @@ enum Cmd {
         /// Game pairs (each opening with both colours).
         #[arg(long, default_value_t = 100, value_parser = whole::<u64>(1, GAMES_MAX))]
         pairs: u64,
+        /// Search depth per move, both sides.
         #[arg(long, default_value_t = 4, value_parser = within::<u32>(input::DEPTH))]
         depth: u32,
+        /// Seed of the random openings.
         #[arg(long, default_value_t = 1000, value_parser = whole::<u64>(0, u64::MAX))]
         seed: u64,
+        /// Random opening plies, e.g. 4-8.
         #[arg(long, default_value = "4-8", value_parser = parse_range)]
         opening_plies: Range,
+        /// Adjudicate at this many plies.
         #[arg(long, default_value_t = 300, value_parser = whole::<usize>(1, PLIES_MAX))]
         max_plies: usize,
     },
@@ -373,5 +388,20 @@ fn main() -> ExitCode {
             eprintln!("error: {e}");
             ExitCode::from(2)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// Every option of every subcommand has a one-line description, and
+    /// every `--variant` names the variants.
+    #[test]
+    fn every_option_is_described() {
+        let cli = super::Cli::command();
+        cli.clone().debug_assert();
+        let missing = shashki::cli::undescribed(&cli);
+        assert!(missing.is_empty(), "{missing:#?}");
     }
 }
