@@ -390,3 +390,88 @@ fn help_describes_the_engine_and_every_option() {
     let (_, out, _) = shashki(&["search", "--help"]);
     assert!(out.contains("depth 10"), "search's default limit: {out}");
 }
+
+/// Run the engine with `input` on its standard input; its standard output.
+fn engine_with_input(input: &str) -> String {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shashki"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the engine");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().expect("the engine ends");
+    assert!(out.status.success(), "{input:?}: {}", out.status);
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The README's examples that pipe commands into the engine do what they
+/// say: a `go depth N` piped in reaches depth N and ends with `bestmove`.
+/// The first example of the README is one of them (it piped `quit` right
+/// after `go depth 10`, and `quit` stops a search: depth 4, not 10).
+#[test]
+fn readme_examples_piped_into_the_engine_reach_their_depth() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    let first_block = readme
+        .split("```sh")
+        .nth(1)
+        .expect("a first sh example")
+        .split("```")
+        .next()
+        .unwrap();
+    let piped: Vec<&str> = readme
+        .lines()
+        .filter(|l| l.starts_with("printf '") && l.contains("go depth "))
+        .collect();
+    assert!(
+        piped.iter().any(|l| first_block.contains(l)),
+        "the first example pipes a search into the engine:\n{first_block}"
+    );
+    for line in piped {
+        let input = line["printf '".len()..]
+            .split('\'')
+            .next()
+            .unwrap()
+            .replace("\\n", "\n");
+        let depth: u32 = input
+            .split("go depth ")
+            .nth(1)
+            .and_then(|r| r.split_whitespace().next())
+            .and_then(|d| d.parse().ok())
+            .expect("a depth");
+        let out = engine_with_input(&input);
+        assert!(
+            out.lines().last().unwrap_or("").starts_with("bestmove "),
+            "{line}: {out}"
+        );
+        assert_eq!(last_depth(&out), depth, "{line}: {out}");
+    }
+}
+
+/// `quit` during a search stops it at once (as PROTOCOL.md says): the
+/// `bestmove` (Hub: `done`) of the depth reached is sent, and the engine
+/// exits.
+#[test]
+fn quit_stops_a_running_search_and_sends_its_result() {
+    let start = std::time::Instant::now();
+    let out = engine_with_input("position startpos\ngo depth 60\nquit\n");
+    assert!(
+        out.lines().last().unwrap_or("").starts_with("bestmove "),
+        "{out}"
+    );
+    assert!(last_depth(&out) < 60, "{out}");
+    let out = engine_with_input("hub\nlevel depth=60\ngo think\nquit\n");
+    assert!(
+        out.lines().last().unwrap_or("").starts_with("done move="),
+        "{out}"
+    );
+    assert!(start.elapsed().as_secs() < 30, "{:?}", start.elapsed());
+}
