@@ -28,7 +28,11 @@ const FILE: &str = r#"[Event "quiet"]
 fn analyse(args: &[&str]) -> (bool, String, String) {
     let dir = std::env::temp_dir().join(format!("shashki-analyse-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("in.pdn");
+    // A file per run: the tests run at once, and one writing the file
+    // while another's engine reads it made that one fail now and then.
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let file = dir.join(format!("in-{run}.pdn"));
     std::fs::write(&file, FILE).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_shashki"))
         .arg("analyse")

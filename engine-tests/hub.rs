@@ -603,6 +603,83 @@ fn hub_bad_input_gets_one_error_and_changes_nothing() {
     s.quit();
 }
 
+/// The same rule for numbers as in UCI: out of range is an error naming
+/// the range; a negative clock time counts as zero.
+#[test]
+fn hub_level_numbers_out_of_range_name_the_range() {
+    let (mut s, _) = Session::start();
+    let cases = [
+        (
+            "level depth=-5",
+            "'-5' is not a whole number from 1 to 1000",
+        ),
+        (
+            "level depth=1001",
+            "'1001' is not a whole number from 1 to 1000",
+        ),
+        (
+            "level nodes=-1",
+            "'-1' is not a whole number from 1 to 9223372036854775807",
+        ),
+        (
+            "level moves=-1 time=10",
+            "'-1' is not a whole number from 0 to 10000",
+        ),
+        (
+            "level move-time=-1",
+            "'-1' is not a number of seconds from 0 to 31536000",
+        ),
+        (
+            "level time=10 inc=-1",
+            "'-1' is not a number of seconds from 0 to 31536000",
+        ),
+    ];
+    for (line, want) in cases {
+        s.send(line);
+        let before = s.sync();
+        assert_eq!(before.len(), 1, "{line:?}: {before:?}");
+        assert!(
+            before[0].contains(want),
+            "{line:?}: {:?} lacks {want:?}",
+            before[0]
+        );
+    }
+    s.send("level time=-1");
+    s.send("go think");
+    let (done, _) = s.expect("done");
+    assert!(arg(&done, "move").is_some(), "{done}");
+    s.quit();
+}
+
+/// User text echoed in an error comes back escaped, never as control
+/// bytes.
+#[test]
+fn hub_control_bytes_in_bad_lines_come_back_escaped() {
+    let (mut s, _) = Session::start();
+    let cases = [
+        ("foo\u{1b}[31mbar\u{7}", "'\\u{1b}'"),
+        ("\u{1b}[2J", "'\\u{1b}'"),
+        ("set-param name=variant value=\"\u{1b}[2J\"", "'\\u{1b}[2J'"),
+        (
+            "set-param name=\"\u{1b}]0;x\u{7}\" value=1",
+            "'\\u{1b}]0;x\\u{7}'",
+        ),
+        ("level depth=\"\u{7}\"", "'\\u{7}'"),
+        ("pos pos=\"W:W\u{1b}c3:B\"", "\\u{1b}"),
+        ("pos moves=\"9-13\u{7}\"", "9-13\\u{7}"),
+    ];
+    for (line, want) in cases {
+        s.send(line);
+        let before = s.sync();
+        assert_eq!(before.len(), 1, "{line:?}: {before:?}");
+        let err = &before[0];
+        assert!(err.starts_with("error message=\""), "{line:?}: {err:?}");
+        assert!(err.contains(want), "{line:?}: {err:?} lacks {want:?}");
+        assert!(!err.chars().any(char::is_control), "{line:?}: {err:?}");
+    }
+    s.quit();
+}
+
 #[test]
 fn hub_variants_and_numberings() {
     let (mut s, _) = Session::start();

@@ -5,6 +5,7 @@
 
 mod adiyukh_cases;
 mod analyse;
+mod cli;
 mod common;
 mod fuzz;
 mod game;

@@ -152,6 +152,97 @@ fn d_and_show_write_results_as_2_0_1_1_0_2() {
     );
 }
 
+/// One rule for numbers: a `go` number out of its range (a negative one
+/// included) is an error that names the range, and no search starts; only
+/// a negative clock time counts as zero (a GUI whose clock flagged).
+#[test]
+fn go_numbers_out_of_range_are_refused_naming_the_range() {
+    let mut e = Engine::start();
+    let cases = [
+        (
+            "go depth -5",
+            "'depth' needs a whole number from 1 to 1000, not '-5'",
+        ),
+        (
+            "go depth 0",
+            "'depth' needs a whole number from 1 to 1000, not '0'",
+        ),
+        (
+            "go depth 5000",
+            "'depth' needs a whole number from 1 to 1000",
+        ),
+        ("go depth", "'depth' needs a whole number from 1 to 1000"),
+        (
+            "go nodes -1",
+            "'nodes' needs a whole number from 1 to 9223372036854775807, not '-1'",
+        ),
+        ("go nodes 0", "'nodes' needs a whole number from 1 to"),
+        (
+            "go movetime -1",
+            "'movetime' needs a whole number from 0 to 31536000000, not '-1'",
+        ),
+        (
+            "go movestogo -3 wtime 1000",
+            "'movestogo' needs a whole number from 0 to 10000",
+        ),
+        (
+            "go wtime 1000 winc -1",
+            "'winc' needs a whole number from 0 to 31536000000",
+        ),
+        (
+            "go wtime 99999999999",
+            "'wtime' needs a whole number from 0 to 31536000000",
+        ),
+    ];
+    for (line, want) in cases {
+        e.send(line);
+        let (err, _) = e.expect("info string error: ", SECOND * 5);
+        assert!(err.contains(want), "{line:?}: {err:?} lacks {want:?}");
+    }
+    e.send("isready");
+    let (_, before) = e.expect("readyok", SECOND * 5);
+    assert!(before.is_empty(), "no search started: {before:?}");
+    // A flagged clock: the engine still answers with a move.
+    e.send("go wtime -100 btime -100");
+    let (best, before) = e.expect("bestmove ", SECOND * 5);
+    assert!(
+        !before.iter().any(|l| l.contains("error")),
+        "{before:?} {best}"
+    );
+    e.close();
+}
+
+/// User text echoed in an error reaches the GUI's terminal escaped, never
+/// as control bytes (ESC would start a terminal sequence, BEL ring).
+#[test]
+fn control_bytes_in_bad_lines_come_back_escaped() {
+    let mut e = Engine::start();
+    let cases = [
+        (
+            "foo\u{1b}[31mbar\u{7}",
+            "unknown command 'foo\\u{1b}[31mbar\\u{7}'",
+        ),
+        ("go depth \u{1b}[2J", "'\\u{1b}[2J'"),
+        ("go \u{1b}[2J", "'\\u{1b}[2J'"),
+        ("perft \u{7}", "'\\u{7}'"),
+        (
+            "setoption name \u{1b}]0;title\u{7} value 1",
+            "'\\u{1b}]0;title\\u{7}'",
+        ),
+        ("setoption name Hash value \u{1b}c", "'\\u{1b}c'"),
+        ("setoption name Variant value \u{1b}c", "\\u{1b}c"),
+        ("position fen W:W\u{1b}c3:B", "\\u{1b}"),
+        ("position startpos moves c3-d4\u{7}", "c3-d4\\u{7}"),
+    ];
+    for (line, want) in cases {
+        e.send(line);
+        let (err, _) = e.expect("info string error: ", SECOND * 5);
+        assert!(err.contains(want), "{line:?}: {err:?} lacks {want:?}");
+        assert!(!err.chars().any(char::is_control), "{line:?}: {err:?}");
+    }
+    e.close();
+}
+
 #[test]
 fn ponder_then_ponderhit_gives_one_bestmove() {
     let mut e = Engine::start();

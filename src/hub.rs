@@ -126,11 +126,12 @@ use crate::board::{Color, Geometry, Square};
 use crate::engine::{Engine, OVERHEAD_MAX_MS, THREADS_MAX};
 use crate::fen;
 use crate::game::Game;
+use crate::input::{self, escape, quote, Range};
 use crate::moves::Move;
 use crate::notation;
 use crate::position::{Piece, Position};
 use crate::search::{Clock, Info, Limits, Score, SearchResult};
-use crate::uci::{clip, read_line, Out, MAX_LINE};
+use crate::uci::{read_line, Out, MAX_LINE};
 use crate::variant::Variant;
 use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -139,8 +140,8 @@ use std::sync::Arc;
 /// Smallest and largest `tt-size` (log2 of 16-byte entries).
 const TT_SIZE_MIN: u32 = 16;
 const TT_SIZE_MAX: u32 = 32;
-/// Longest time accepted in `level`, in seconds (a year).
-const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
+/// Longest time accepted in `level`, in seconds (a year, as in UCI).
+const MAX_SECONDS: f64 = (input::TIME_MS.max / 1000) as f64;
 /// Longest error message sent.
 const MAX_MESSAGE: usize = 2_000;
 
@@ -269,7 +270,7 @@ fn scan(text: &str) -> Result<Option<Line>, String> {
     if command.is_empty() {
         return Err(format!(
             "bad syntax: a line starts with a command name, not '{}'",
-            chars[i].escape_default()
+            quote(&chars[i].to_string())
         ));
     }
     let mut args = Vec::new();
@@ -283,7 +284,7 @@ fn scan(text: &str) -> Result<Option<Line>, String> {
         if key.is_empty() {
             return Err(format!(
                 "bad syntax at column {column}: expected an argument name, found '{}'",
-                chars[i].escape_default()
+                quote(&chars[i].to_string())
             ));
         }
         skip_blanks(&mut i);
@@ -300,7 +301,7 @@ fn scan(text: &str) -> Result<Option<Line>, String> {
                 if i == chars.len() {
                     return Err(format!(
                         "bad syntax: the value of '{}' has no closing quote",
-                        clip(&key)
+                        quote(&key)
                     ));
                 }
                 value = Some(chars[start..i].iter().collect());
@@ -310,8 +311,8 @@ fn scan(text: &str) -> Result<Option<Line>, String> {
                 if v.is_empty() {
                     return Err(format!(
                         "bad syntax: '{}=' has no value (write {}=\"\" for an empty one)",
-                        clip(&key),
-                        clip(&key)
+                        quote(&key),
+                        quote(&key)
                     ));
                 }
                 value = Some(v);
@@ -393,7 +394,7 @@ pub fn parse_move(pos: &Position, text: &str, numbers: MoveNumbers) -> Result<Mo
     let bad = || {
         format!(
             "'{}' is not a move (expected from-to, or fromxto followed by x and each captured square, e.g. 10x19x14)",
-            clip(text)
+            quote(text)
         )
     };
     let quiet = text.contains('-');
@@ -414,7 +415,7 @@ pub fn parse_move(pos: &Position, text: &str, numbers: MoveNumbers) -> Result<Mo
         let sq = numbers.square(g, n).ok_or_else(|| {
             format!(
                 "'{}': there is no square {n} (squares are numbered 1 to 32)",
-                clip(text)
+                quote(text)
             )
         })?;
         squares.push(sq);
@@ -424,7 +425,7 @@ pub fn parse_move(pos: &Position, text: &str, numbers: MoveNumbers) -> Result<Mo
         (squares.len() > 2).then(|| squares[2..].iter().fold(0u64, |bits, sq| bits | sq.bb()));
     if let Some(bits) = captured {
         if bits.count_ones() as usize != squares.len() - 2 {
-            return Err(format!("'{}': a captured square is repeated", clip(text)));
+            return Err(format!("'{}': a captured square is repeated", quote(text)));
         }
     }
     let legal = pos.legal_moves();
@@ -440,12 +441,12 @@ pub fn parse_move(pos: &Position, text: &str, numbers: MoveNumbers) -> Result<Mo
         [m] => Ok(**m),
         [] => Err(format!(
             "{} is not a legal move here; legal moves: {}",
-            clip(text),
+            quote(text),
             legal_texts(pos, numbers)
         )),
         several => Err(format!(
             "{} is ambiguous: it matches {}; give the captured squares",
-            clip(text),
+            quote(text),
             several
                 .iter()
                 .map(|m| move_text(pos, m, numbers))
@@ -488,14 +489,14 @@ fn parse_position(variant: Variant, text: &str) -> Result<Position, String> {
         && !text.eq_ignore_ascii_case("startpos");
     if !scan_form {
         return fen::parse_position(variant, text)
-            .map_err(|e| format!("bad position '{}': {e}", clip(text)));
+            .map_err(|e| format!("bad position '{}': {e}", quote(text)));
     }
     let chars: Vec<char> = text.chars().collect();
     let expected = "the side to move (W or B) then 32 squares, each w, b, W, B or e";
     if chars.len() != 33 {
         return Err(format!(
             "bad position '{}': {} characters, expected 33: {expected}",
-            clip(text),
+            quote(text),
             chars.len()
         ));
     }
@@ -505,8 +506,8 @@ fn parse_position(variant: Variant, text: &str) -> Result<Position, String> {
         c => {
             return Err(format!(
                 "bad position '{}': the side to move is '{}', expected W or B",
-                clip(text),
-                c.escape_default()
+                quote(text),
+                quote(&c.to_string())
             ))
         }
     };
@@ -522,15 +523,15 @@ fn parse_position(variant: Variant, text: &str) -> Result<Position, String> {
             c => {
                 return Err(format!(
                     "bad position '{}': square {n} is '{}'; expected {expected}",
-                    clip(text),
-                    c.escape_default()
+                    quote(text),
+                    quote(&c.to_string())
                 ))
             }
         }
     }
     let fen_text = format!("{side}:W{}:B{}", white.join(","), black.join(","));
     fen::parse_position(variant, &fen_text)
-        .map_err(|e| format!("bad position '{}': {e}", clip(text)))
+        .map_err(|e| format!("bad position '{}': {e}", quote(text)))
 }
 
 /// A score in men (two decimals), wins as in Scan.
@@ -598,15 +599,11 @@ fn done_line(pos: &Position, result: &SearchResult, numbers: MoveNumbers) -> Str
     line
 }
 
-/// Parse a whole number in `min..=max`.
-fn int_value(what: &str, v: &str, min: u64, max: u64) -> Result<u64, String> {
-    match v.parse::<u64>() {
-        Ok(n) if (min..=max).contains(&n) && v.chars().all(|c| c.is_ascii_digit()) => Ok(n),
-        _ => Err(format!(
-            "{what}: '{}' is not a whole number from {min} to {max}",
-            clip(v)
-        )),
-    }
+/// Parse a whole number in `range`; the error names the range.
+fn int_value(what: &str, v: &str, range: Range) -> Result<u64, String> {
+    range
+        .parse(v)
+        .map_err(|wanted| format!("{what}: '{}' is not {wanted}", quote(v)))
 }
 
 /// Parse seconds (a real number) as milliseconds. Negative values count as
@@ -615,7 +612,7 @@ fn seconds_value(what: &str, v: &str, negative_is_zero: bool) -> Result<u64, Str
     let bad = || {
         format!(
             "{what}: '{}' is not a number of seconds from 0 to {MAX_SECONDS}",
-            clip(v)
+            quote(v)
         )
     };
     let plain = !v.is_empty()
@@ -717,6 +714,12 @@ impl Hub {
     /// commands until `quit` or the end of input.
     pub fn run(&mut self, input: &mut dyn BufRead) {
         self.identify();
+        self.serve(input);
+    }
+
+    /// Read commands until `quit` or the end of input, the GUI's first
+    /// `hub` among them (`shashki hub`).
+    pub fn serve(&mut self, input: &mut dyn BufRead) {
         loop {
             match read_line(input) {
                 Ok(None) | Err(_) => break,
@@ -734,8 +737,10 @@ impl Hub {
         self.engine.stop();
     }
 
+    /// The one reply to a bad line: user text in it is escaped (see
+    /// [`escape`]), and a quote, which would end the value, becomes `'`.
     fn error(&self, message: &str) {
-        let mut m = sanitize(message);
+        let mut m = sanitize(&escape(message));
         if m.len() > MAX_MESSAGE {
             let mut cut = MAX_MESSAGE;
             while !m.is_char_boundary(cut) {
@@ -782,7 +787,7 @@ impl Hub {
             "pos" => self.idle().and_then(|_| self.pos(&line)),
             "level" => self.idle().and_then(|_| self.level(&line)),
             "go" => self.idle().and_then(|_| self.go(&line)),
-            other => Err(format!("unknown command '{}'", clip(other))),
+            other => Err(format!("unknown command '{}'", quote(other))),
         };
         if let Err(e) = result {
             self.error(&e);
@@ -895,7 +900,7 @@ impl Hub {
                 let v: Variant = value.parse().map_err(|_| {
                     format!(
                         "set-param variant: unknown variant '{}' (expected russian, brazilian, adiyukh-64 or adiyukh-80)",
-                        clip(value)
+                        quote(value)
                     )
                 })?;
                 self.engine.set_option("variant", v.id())
@@ -904,21 +909,20 @@ impl Hub {
                 self.numbers = MoveNumbers::parse(value).ok_or_else(|| {
                     format!(
                         "set-param move-numbers: '{}' is not a1 or pdn",
-                        clip(value)
+                        quote(value)
                     )
                 })?;
                 Ok(())
             }
             "threads" => {
-                let n = int_value("set-param threads", value, 1, THREADS_MAX as u64)?;
+                let n = int_value("set-param threads", value, input::THREADS)?;
                 self.engine.set_option("threads", &n.to_string())
             }
             "tt-size" => {
                 let n = int_value(
                     "set-param tt-size",
                     value,
-                    TT_SIZE_MIN as u64,
-                    TT_SIZE_MAX as u64,
+                    Range::new(TT_SIZE_MIN as u64, TT_SIZE_MAX as u64),
                 )?;
                 let mib = 1usize << (n as u32 - TT_SIZE_MIN);
                 // A size the system refuses leaves the old table.
@@ -930,16 +934,20 @@ impl Hub {
                 "true" | "false" => self.engine.set_option("ponder", value),
                 _ => Err(format!(
                     "set-param ponder: '{}' is not true or false",
-                    clip(value)
+                    quote(value)
                 )),
             },
             "move-overhead" => {
-                let n = int_value("set-param move-overhead", value, 0, OVERHEAD_MAX_MS)?;
+                let n = int_value(
+                    "set-param move-overhead",
+                    value,
+                    Range::new(0, OVERHEAD_MAX_MS),
+                )?;
                 self.engine.set_option("move overhead", &n.to_string())
             }
             other => Err(format!(
                 "set-param: unknown parameter '{}' (known: variant, move-numbers, threads, tt-size, ponder, move-overhead)",
-                clip(other)
+                quote(other)
             )),
         }
     }
@@ -963,14 +971,14 @@ impl Hub {
         for (i, text) in moves.split_whitespace().enumerate() {
             let here = *game.position();
             let mv = parse_move(&here, text, self.numbers)
-                .map_err(|e| format!("pos: move {} '{}': {e}", i + 1, clip(text)))?;
+                .map_err(|e| format!("pos: move {} '{}': {e}", i + 1, quote(text)))?;
             if game.outcome().is_some() {
                 game = Game::from_position(here);
                 stretch_start = here;
                 stretch.clear();
             }
             game.play(&mv)
-                .map_err(|e| format!("pos: move {} '{}': {e}", i + 1, clip(text)))?;
+                .map_err(|e| format!("pos: move {} '{}': {e}", i + 1, quote(text)))?;
             stretch.push(notation::move_text(&here, &mv));
         }
         let refs: Vec<&str> = stretch.iter().map(String::as_str).collect();
@@ -990,14 +998,16 @@ impl Hub {
                     .ok_or_else(|| format!("level: '{key}' needs a value"))
             };
             match key {
-                "depth" => level.depth = Some(int_value("level depth", v()?, 1, 1_000)? as u32),
-                "nodes" => level.nodes = Some(int_value("level nodes", v()?, 1, u64::MAX / 2)?),
+                "depth" => level.depth = Some(int_value("level depth", v()?, input::DEPTH)? as u32),
+                "nodes" => level.nodes = Some(int_value("level nodes", v()?, input::NODES)?),
                 "move-time" => {
                     level.move_time_ms = Some(seconds_value("level move-time", v()?, false)?)
                 }
                 "time" => level.time_ms = Some(seconds_value("level time", v()?, true)?),
                 "inc" => level.inc_ms = Some(seconds_value("level inc", v()?, false)?),
-                "moves" => level.moves = Some(int_value("level moves", v()?, 0, 10_000)? as u32),
+                "moves" => {
+                    level.moves = Some(int_value("level moves", v()?, input::MOVES_TO_GO)? as u32)
+                }
                 "infinite" => {
                     // No limit: drops the limits given before it.
                     level = Level {

@@ -1,8 +1,46 @@
 //! Shashki: a draughts engine for Russian, Brazilian and Adiyukh (tower)
-//! draughts, built around one move generator parameterised by variant.
+//! draughts, built around one move generator parameterised by variant, with
+//! a search, the UCI-like and Hub protocols, and tools around them.
 //!
-//! Data flows one way: text ([`fen`], [`notation`]) -> [`Position`] ->
-//! [`movegen`] -> [`game`] / [`perft`] (and, later, search and protocols).
+//! Data flows one way: text -> position -> move generation -> search ->
+//! protocol. The modules in that order, then the tools:
+//!
+//! **Text**
+//! - [`fen`]: position text (`W:Wa1,c3:Bb6,Kh8`, towers `e5-2/1`), both ways.
+//! - [`notation`]: move text (`c3-d4`, `c3:e5:g3`, numeric and short forms), both ways.
+//! - [`pdn`]: PDN game files, read and written.
+//! - [`input`]: the ranges of the numbers users give, and user text quoted back.
+//!
+//! **Position**
+//! - [`board`]: colours, squares, the ghost-square bitboard layout, masks.
+//! - [`variant`]: the four variants and the rule flags the generator reads.
+//! - [`position`]: a position (bitboards, kings, towers, Zobrist key) and make.
+//! - `zobrist` (private): the Zobrist keys, computed at compile time.
+//!
+//! **Move generation**
+//! - [`moves`]: [`Move`] and the on-stack move list.
+//! - [`movegen`]: the one move generator, monomorphised per variant.
+//! - [`game`]: a game: history, repetition, the draw rules, Adiyukh's end and count.
+//! - [`perft`]: perft and divide, serial and parallel.
+//!
+//! **Search**
+//! - [`eval`], [`weights`]: the evaluation per variant and its weights.
+//! - [`tt`]: the lock-free transposition table.
+//! - [`search`]: iterative deepening, PVS, quiescence, limits, Lazy SMP.
+//! - [`clock`]: time management: a move's budget, the overhead learned per move.
+//!
+//! **Protocol**
+//! - [`engine`]: the engine behind both protocols: game, options, search thread.
+//! - [`uci`]: the UCI-like protocol (PROTOCOL.md), the default on standard input.
+//! - [`hub`]: Scan's Hub protocol.
+//!
+//! **Tools**
+//! - [`cli`]: what the command lines share: number parsers, one-line errors.
+//! - [`diagram`], [`svg`]: a position as a text diagram or an SVG picture.
+//! - [`player`]: an external engine over pipes (UCI or Hub), for matches.
+//! - [`matches`](mod@matches), [`elo`]: the match runner; Elo, intervals and SPRT.
+//! - [`openings`]: opening files and the shipped sets.
+//! - [`analyse`]: game analysis: values, best lines, glyphs.
 //!
 //! ```
 //! use shashki::{perft, Position, Variant};
@@ -12,6 +50,7 @@
 
 pub mod analyse;
 pub mod board;
+pub mod cli;
 pub mod clock;
 pub mod diagram;
 pub mod elo;
@@ -20,6 +59,7 @@ pub mod eval;
 pub mod fen;
 pub mod game;
 pub mod hub;
+pub mod input;
 pub mod matches;
 pub mod movegen;
 pub mod moves;
@@ -41,3 +81,32 @@ pub use board::{Color, Square};
 pub use moves::{Move, MoveList};
 pub use position::{Piece, Position, Tower};
 pub use variant::Variant;
+
+#[cfg(test)]
+mod tests {
+    /// The crate documentation is a map of every module, and nothing in it
+    /// is promised for later.
+    #[test]
+    fn crate_docs_map_every_module() {
+        let source = include_str!("lib.rs");
+        let docs: String = source
+            .lines()
+            .filter_map(|l| l.strip_prefix("//!"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let mut modules = 0;
+        for line in source.lines().filter(|l| l.ends_with(';')) {
+            let name = match line.strip_prefix("pub mod") {
+                Some(rest) => format!("[`{}`]", rest.trim().trim_end_matches(';')),
+                None => match line.strip_prefix("mod ") {
+                    Some(rest) => format!("`{}`", rest.trim().trim_end_matches(';')),
+                    None => continue,
+                },
+            };
+            modules += 1;
+            assert!(docs.contains(&name), "the crate docs do not name {name}");
+        }
+        assert!(modules > 20, "{modules} modules found");
+        assert!(!docs.contains("later"), "{docs}");
+    }
+}

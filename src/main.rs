@@ -1,25 +1,52 @@
 //! The `shashki` command line: a thin shell over the library.
 
-use clap::{Parser, Subcommand};
+use clap::Subcommand;
+use shashki::cli::{real, whole, within};
 use shashki::game::Game;
+use shashki::input;
 use shashki::search::{Limits, Searcher};
 use shashki::{fen, notation, perft, Position, Variant};
 use std::process::ExitCode;
 use std::time::Instant;
 
-#[derive(Parser)]
+#[derive(clap::Parser)]
 #[command(
     name = "shashki",
     version,
-    about = "Draughts engine: russian, brazilian, adiyukh-64, adiyukh-80"
+    about = "Draughts engine: russian, brazilian, adiyukh-64, adiyukh-80",
+    after_help = "Without a command, shashki is the engine: it reads commands on standard \
+input and answers on standard output in the UCI-like protocol, or in Scan's Hub protocol \
+when the first line is `hub` (shashki uci, shashki hub: one protocol only). See PROTOCOL.md."
 )]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
 }
 
+/// Ranges of numbers only the command line reads (the others, shared
+/// with the protocols, are in `shashki::input`).
+///
+/// Games of a match.
+const GAMES_MAX: u64 = 1_000_000;
+/// Games of a match played at once: each keeps about one core busy (its
+/// two engines take turns), so the cap is the engine's thread cap.
+const CONCURRENCY_MAX: u64 = shashki::engine::THREADS_MAX as u64;
+/// Plies of a match game before it is ended.
+const PLIES_MAX: u64 = 100_000;
+/// Seconds an engine may think about a move without a clock (a year).
+const MOVE_TIMEOUT_MAX: f64 = (input::TIME_MS.max / 1000) as f64;
+/// Scores (centi-men, hundredths of a point): a won game is worth
+/// `shashki::search::WIN`.
+const SCORE_MAX: u64 = shashki::search::WIN as u64;
+
 #[derive(Subcommand)]
 enum Command {
+    /// The engine in the UCI-like protocol on standard input and output
+    /// (PROTOCOL.md); the same as no command, without the switch to Hub.
+    Uci,
+    /// The engine in Scan's Hub protocol on standard input and output
+    /// (PROTOCOL.md, "Hub mode"); the GUI starts with `hub`, as always.
+    Hub,
     /// Count leaf positions DEPTH plies deep (distinct moves only). The last
     /// line printed is `nodes <N>`.
     Perft {
@@ -30,18 +57,20 @@ enum Command {
         #[arg(long)]
         fen: Option<String>,
         /// Depth in plies.
-        #[arg(long)]
+        #[arg(long, value_parser = whole::<u32>(0, input::DEPTH.max))]
         depth: u32,
         /// Print each root move with its count first.
         #[arg(long)]
         divide: bool,
         /// Worker threads (1 = serial).
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, value_parser = within::<usize>(input::THREADS))]
         threads: usize,
     },
     /// Search a position and print the reports; the last line is
-    /// `bestmove <move>`.
+    /// `bestmove <move>`. Limits combine as in the protocol: the first
+    /// reached ends the search; without any, it searches to depth 10.
     Search {
+        /// Variant: russian, brazilian, adiyukh-64 or adiyukh-80.
         #[arg(long, default_value = "russian")]
         variant: Variant,
         /// Position text (default: the start position).
@@ -50,33 +79,33 @@ enum Command {
         /// Moves played from the position before the search.
         #[arg(long, num_args = 1.., value_delimiter = ' ')]
         moves: Vec<String>,
-        /// Search to this depth.
-        #[arg(long, group = "limit")]
+        /// Search to this depth (default, when no limit is given: 10).
+        #[arg(long, value_parser = within::<u32>(input::DEPTH))]
         depth: Option<u32>,
-        /// Search this many milliseconds.
-        #[arg(long, group = "limit")]
+        /// Search at most this many milliseconds.
+        #[arg(long, value_parser = within::<u64>(input::TIME_MS))]
         movetime: Option<u64>,
-        /// Search this many nodes.
-        #[arg(long, group = "limit")]
+        /// Search at most this many nodes.
+        #[arg(long, value_parser = within::<u64>(input::NODES))]
         nodes: Option<u64>,
         /// Search threads.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, value_parser = within::<usize>(input::THREADS))]
         threads: usize,
         /// Transposition table size in MiB.
-        #[arg(long, default_value_t = 64)]
+        #[arg(long, default_value_t = 64, value_parser = within::<usize>(input::HASH_MIB))]
         hash: usize,
     },
     /// Fixed-depth searches over built-in positions of every variant; prints
     /// the total nodes (a signature of search and evaluation) and nodes/s.
     Bench {
         /// Depth of each search.
-        #[arg(long, default_value_t = 9)]
+        #[arg(long, default_value_t = 9, value_parser = within::<u32>(input::DEPTH))]
         depth: u32,
         /// Search threads.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, value_parser = within::<usize>(input::THREADS))]
         threads: usize,
         /// Transposition table size in MiB.
-        #[arg(long, default_value_t = 16)]
+        #[arg(long, default_value_t = 16, value_parser = within::<usize>(input::HASH_MIB))]
         hash: usize,
     },
     /// Play a match between two engines (UCI-like or Hub) and report the
@@ -85,22 +114,24 @@ enum Command {
     /// Make an opening set: every (or N random) move sequence of PLIES
     /// plies kept when a fixed-depth search finds it balanced.
     Openings {
+        /// Variant: russian, brazilian, adiyukh-64 or adiyukh-80.
         #[arg(long, default_value = "russian")]
         variant: Variant,
         /// Plies of each opening.
-        #[arg(long, default_value_t = 3)]
+        #[arg(long, default_value_t = 3, value_parser = whole::<usize>(1, shashki::openings::MAX_PLIES as u64))]
         plies: usize,
         /// Pick N random sequences (seeded) instead of all of them.
-        #[arg(long)]
+        #[arg(long, value_parser = whole::<usize>(1, shashki::openings::MAX_RANDOM as u64))]
         random: Option<usize>,
-        #[arg(long, default_value_t = 1)]
+        /// Seed of the random sequences (with --random).
+        #[arg(long, default_value_t = 1, value_parser = whole::<u64>(0, u64::MAX))]
         seed: u64,
         /// Depth of the balance check.
-        #[arg(long, default_value_t = 10)]
+        #[arg(long, default_value_t = 10, value_parser = within::<u32>(input::DEPTH))]
         depth: u32,
         /// Keep openings scored within this many centi-men (Adiyukh:
         /// hundredths of a point) of equality.
-        #[arg(long, default_value_t = 40)]
+        #[arg(long, default_value_t = 40, value_parser = whole::<i32>(0, SCORE_MAX))]
         max_score: i32,
     },
     /// Annotate every position of the games of a PDN file: value, best
@@ -108,8 +139,10 @@ enum Command {
     Analyse(Box<AnalyseArgs>),
     /// Show a position: diagram, position text, legal moves and status.
     Show {
+        /// Variant: russian, brazilian, adiyukh-64 or adiyukh-80.
         #[arg(long, default_value = "russian")]
         variant: Variant,
+        /// Position text (default: the start position).
         #[arg(long)]
         fen: Option<String>,
         /// Also draw the position as an SVG picture into this file.
@@ -127,9 +160,10 @@ struct MatchArgs {
     /// Command line of engine 2; default: this program.
     #[arg(long)]
     engine2: Option<String>,
-    /// Names in tables and PDN (default: the engines' own names).
+    /// Name of engine 1 in tables and PDN (default: its own name).
     #[arg(long)]
     name1: Option<String>,
+    /// Name of engine 2 in tables and PDN (default: its own name).
     #[arg(long)]
     name2: Option<String>,
     /// Protocol of engine 1: uci or hub.
@@ -144,32 +178,35 @@ struct MatchArgs {
     /// An option of engine 2, NAME=VALUE (repeatable).
     #[arg(long, value_name = "NAME=VALUE")]
     option2: Vec<String>,
+    /// Variant: russian, brazilian, adiyukh-64 or adiyukh-80.
     #[arg(long, default_value = "russian")]
     variant: Variant,
     /// Number of games (each opening is played twice, colours reversed).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = whole::<usize>(1, GAMES_MAX))]
     games: usize,
     /// Fischer clock: base+increment in seconds, e.g. 10+0.1.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     tc: Option<shashki::matches::TimeControl>,
     /// Depth limit per move of both engines.
-    #[arg(long)]
+    #[arg(long, value_parser = within::<u32>(input::DEPTH))]
     depth: Option<u32>,
     /// Depth limit of engine 1 (overrides --depth).
-    #[arg(long)]
+    #[arg(long, value_parser = within::<u32>(input::DEPTH))]
     depth1: Option<u32>,
     /// Depth limit of engine 2 (overrides --depth).
-    #[arg(long)]
+    #[arg(long, value_parser = within::<u32>(input::DEPTH))]
     depth2: Option<u32>,
     /// Node limit per move of both engines.
-    #[arg(long)]
+    #[arg(long, value_parser = within::<u64>(input::NODES))]
     nodes: Option<u64>,
-    #[arg(long)]
+    /// Node limit of engine 1 (overrides --nodes).
+    #[arg(long, value_parser = within::<u64>(input::NODES))]
     nodes1: Option<u64>,
-    #[arg(long)]
+    /// Node limit of engine 2 (overrides --nodes).
+    #[arg(long, value_parser = within::<u64>(input::NODES))]
     nodes2: Option<u64>,
     /// Games played at once (each with its own engine processes).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = whole::<usize>(1, CONCURRENCY_MAX))]
     concurrency: usize,
     /// Opening file (default: the set shipped for the variant).
     #[arg(long)]
@@ -178,19 +215,19 @@ struct MatchArgs {
     #[arg(long)]
     pdn_out: Option<std::path::PathBuf>,
     /// Seed of the opening order.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = whole::<u64>(0, u64::MAX))]
     seed: u64,
     /// Stop when decided: elo0,elo1,alpha,beta (e.g. 0,10,0.05,0.05).
     #[arg(long)]
     sprt: Option<String>,
     /// End a game after this many plies (a draw; Adiyukh: the count).
-    #[arg(long, default_value_t = 400)]
+    #[arg(long, default_value_t = 400, value_parser = whole::<usize>(1, PLIES_MAX))]
     max_plies: usize,
     /// Without a clock: seconds an engine may think about one move.
-    #[arg(long, default_value_t = 60.0)]
+    #[arg(long, default_value_t = 60.0, value_parser = real(|s| s > 0.0 && s <= MOVE_TIMEOUT_MAX, "a number of seconds above 0 and at most 31536000"))]
     move_timeout: f64,
     /// Milliseconds of grace over the clock before a late move forfeits.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = within::<u64>(input::TIME_MS))]
     time_margin: u64,
 }
 
@@ -199,7 +236,8 @@ struct MatchArgs {
 struct AnalyseArgs {
     /// The PDN file.
     file: std::path::PathBuf,
-    /// Variant of games whose tags do not name one.
+    /// Variant of games whose tags do not name one: russian, brazilian,
+    /// adiyukh-64 or adiyukh-80.
     #[arg(long, default_value = "russian")]
     variant: Variant,
     /// Text encoding of the file: utf-8, windows-1251 (cp1251) or
@@ -207,14 +245,15 @@ struct AnalyseArgs {
     /// else windows-1251.
     #[arg(long)]
     encoding: Option<String>,
-    /// Search each position this many milliseconds.
-    #[arg(long, group = "limit")]
+    /// Search each position at most this many milliseconds.
+    #[arg(long, value_parser = within::<u64>(input::TIME_MS))]
     movetime: Option<u64>,
-    /// Search each position to this depth (default 10).
-    #[arg(long, group = "limit")]
+    /// Search each position to this depth (default, when no limit is
+    /// given: 10). With --movetime, the first limit reached ends a search.
+    #[arg(long, value_parser = within::<u32>(input::DEPTH))]
     depth: Option<u32>,
     /// Best lines kept per position.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = within::<usize>(input::MULTIPV))]
     multipv: usize,
     /// Write JSON lines (one object per position) instead of PDN.
     #[arg(long)]
@@ -223,23 +262,25 @@ struct AnalyseArgs {
     #[arg(long)]
     out: Option<std::path::PathBuf>,
     /// Loss (centi-men; Adiyukh: hundredths of a point) marked ?!.
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = 50, value_parser = whole::<i32>(1, SCORE_MAX))]
     inaccuracy: i32,
     /// Loss marked ?.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = whole::<i32>(1, SCORE_MAX))]
     mistake: i32,
     /// Loss marked ??.
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = 300, value_parser = whole::<i32>(1, SCORE_MAX))]
     blunder: i32,
-    #[arg(long, default_value_t = 1)]
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = within::<usize>(input::THREADS))]
     threads: usize,
     /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = 64, value_parser = within::<usize>(input::HASH_MIB))]
     hash: usize,
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // Argument errors: one line and a hint, status 2 (shashki::cli).
+    let cli: Cli = shashki::cli::parse();
     let result = match cli.command {
         Some(Command::Perft {
             variant,
@@ -293,19 +334,31 @@ fn main() -> ExitCode {
             hash,
         }) => run_bench(depth, threads, hash),
         None => {
-            let out = shashki::uci::Out::new(Box::new(std::io::stdout()));
-            let stdin = std::io::stdin();
-            shashki::uci::Uci::new(out).run(&mut stdin.lock());
+            // UCI, or Hub when the first line is `hub`.
+            shashki::uci::Uci::new(stdout()).run(&mut std::io::stdin().lock());
+            Ok(())
+        }
+        Some(Command::Uci) => {
+            shashki::uci::Uci::new(stdout()).run_uci(&mut std::io::stdin().lock());
+            Ok(())
+        }
+        Some(Command::Hub) => {
+            shashki::hub::Hub::new(stdout()).serve(&mut std::io::stdin().lock());
             Ok(())
         }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", shashki::input::escape(&e));
             ExitCode::from(2)
         }
     }
+}
+
+/// The engine's output: standard output, one flushed line at a time.
+fn stdout() -> shashki::uci::Out {
+    shashki::uci::Out::new(Box::new(std::io::stdout()))
 }
 
 fn load(variant: Variant, text: Option<&str>) -> Result<Position, String> {
@@ -313,6 +366,12 @@ fn load(variant: Variant, text: Option<&str>) -> Result<Position, String> {
         None => Ok(Position::start(variant)),
         Some(t) => fen::parse_position(variant, t).map_err(|e| format!("bad position text: {e}")),
     }
+}
+
+/// A searcher for `--hash` MiB and `--threads` (both in range, checked by
+/// the parser): a table the system refuses is an error, not a panic.
+fn new_searcher(hash: usize, threads: usize) -> Result<Searcher, String> {
+    Searcher::try_new(hash, threads).map_err(|e| format!("--hash {hash}: {e}"))
 }
 
 fn run_perft(
@@ -323,9 +382,6 @@ fn run_perft(
     threads: usize,
 ) -> Result<(), String> {
     let pos = load(variant, text)?;
-    if threads == 0 {
-        return Err("--threads must be at least 1".into());
-    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -384,22 +440,19 @@ fn run_search(
     for m in moves {
         game.play_text(m).map_err(|e| format!("move '{m}': {e}"))?;
     }
-    if threads == 0 || hash == 0 {
-        return Err("--threads and --hash must be at least 1".into());
-    }
+    // The limits combine (the first reached ends the search), as in `go`.
     let limits = Limits {
-        depth,
+        depth: if (depth, movetime, nodes) == (None, None, None) {
+            Some(10)
+        } else {
+            depth
+        },
         movetime_ms: movetime,
         nodes,
         ..Limits::default()
     };
-    let limits = if depth.is_none() && movetime.is_none() && nodes.is_none() {
-        Limits::depth(10)
-    } else {
-        limits
-    };
     let pos = *game.position();
-    let mut searcher = Searcher::new(hash, threads);
+    let mut searcher = new_searcher(hash, threads)?;
     let result = searcher.search(&game, &limits, &mut |info| {
         println!("{}", shashki::uci::info_line(&pos, info))
     });
@@ -432,7 +485,7 @@ const BENCH: &[(Variant, &str)] = &[
 ];
 
 fn run_bench(depth: u32, threads: usize, hash: usize) -> Result<(), String> {
-    let mut searcher = Searcher::new(hash.max(1), threads.max(1));
+    let mut searcher = new_searcher(hash, threads)?;
     let mut total = 0;
     let mut searching = std::time::Duration::ZERO;
     for (variant, text) in BENCH {
@@ -500,12 +553,6 @@ fn run_match(a: &MatchArgs) -> Result<(), String> {
         .as_deref()
         .map(shashki::elo::Sprt::parse)
         .transpose()?;
-    if a.concurrency == 0 || a.concurrency > 256 {
-        return Err("--concurrency must be from 1 to 256".into());
-    }
-    if !(a.move_timeout > 0.0 && a.move_timeout < 1e7) {
-        return Err("--move-timeout must be a positive number of seconds".into());
-    }
     let config = MatchConfig {
         engines: [
             spec(&a.engine1, &a.name1, a.proto1, &a.option1, 1)?,
@@ -519,7 +566,7 @@ fn run_match(a: &MatchArgs) -> Result<(), String> {
         concurrency: a.concurrency,
         openings,
         seed: a.seed,
-        max_plies: a.max_plies.max(1),
+        max_plies: a.max_plies,
         move_timeout_ms: (a.move_timeout * 1000.0) as u64,
         time_margin_ms: a.time_margin,
         sprt,
@@ -603,15 +650,6 @@ fn run_analyse(a: &AnalyseArgs) -> Result<(), String> {
     let encoding = (a.encoding.as_deref().map(str::parse).transpose())
         .map_err(|e| format!("--encoding: {e}"))?;
     let text = shashki::pdn::read_file(&a.file, encoding)?;
-    if !(1..=shashki::engine::MULTIPV_MAX).contains(&a.multipv) {
-        return Err(format!(
-            "--multipv must be from 1 to {}",
-            shashki::engine::MULTIPV_MAX
-        ));
-    }
-    if a.threads == 0 || a.hash == 0 {
-        return Err("--threads and --hash must be at least 1".into());
-    }
     let t = Thresholds {
         inaccuracy: a.inaccuracy,
         mistake: a.mistake,
@@ -620,12 +658,14 @@ fn run_analyse(a: &AnalyseArgs) -> Result<(), String> {
     if !(0 < t.inaccuracy && t.inaccuracy <= t.mistake && t.mistake <= t.blunder) {
         return Err("thresholds must satisfy 0 < --inaccuracy <= --mistake <= --blunder".into());
     }
-    let mut limits = match (a.movetime, a.depth) {
-        (Some(ms), _) => Limits::movetime(ms),
-        (None, Some(d)) => Limits::depth(d),
-        (None, None) => Limits::depth(10),
+    // The limits combine (the first reached ends a search), as in `go`.
+    let limits = Limits {
+        depth: a.depth.or(a.movetime.is_none().then_some(10)),
+        movetime_ms: a.movetime,
+        multipv: a.multipv,
+        ..Limits::default()
     };
-    limits.multipv = a.multipv;
+    let mut searcher = new_searcher(a.hash, a.threads)?;
     let mut out: Box<dyn Write> = match &a.out {
         Some(p) => Box::new(std::io::BufWriter::new(
             std::fs::File::create(p).map_err(|e| format!("cannot write '{}': {e}", p.display()))?,
@@ -634,14 +674,13 @@ fn run_analyse(a: &AnalyseArgs) -> Result<(), String> {
     };
     let games = shashki::pdn::read_games(&text, a.variant);
     let total = games.len();
-    let mut searcher = Searcher::new(a.hash, a.threads);
     let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let (mut done, mut bad) = (0, 0);
     for (i, g) in games.into_iter().enumerate() {
         let mut rec = match g {
             Ok(r) => r,
             Err(e) => {
-                eprintln!("error: {e}");
+                eprintln!("error: {}", shashki::input::escape(&e.to_string()));
                 bad += 1;
                 continue;
             }
@@ -680,4 +719,19 @@ fn run_analyse(a: &AnalyseArgs) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// Every option of every subcommand has a one-line description, and
+    /// every `--variant` names the variants.
+    #[test]
+    fn every_option_is_described() {
+        let cli = super::Cli::command();
+        cli.clone().debug_assert();
+        let missing = shashki::cli::undescribed(&cli);
+        assert!(missing.is_empty(), "{missing:#?}");
+    }
 }

@@ -41,7 +41,11 @@ impl std::str::FromStr for TimeControl {
     type Err = String;
     /// `<base>+<inc>` in seconds, e.g. `10+0.1`, or `<base>` alone.
     fn from_str(s: &str) -> Result<TimeControl, String> {
-        let bad = || format!("time control '{s}': expected <base>+<inc> in seconds, e.g. 10+0.1");
+        let bad = || {
+            format!(
+                "time control '{s}': expected <base>+<inc> in seconds, each from 0 to 2592000 (30 days), e.g. 10+0.1"
+            )
+        };
         let (base, inc) = s.split_once('+').unwrap_or((s, "0"));
         let secs = |t: &str| -> Result<u64, String> {
             let x: f64 = t.trim().parse().map_err(|_| bad())?;

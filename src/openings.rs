@@ -145,8 +145,8 @@ pub fn generate(variant: Variant, opts: &GenerateOptions) -> Result<String, Stri
 /// Limits of [`generate`]: plies of an opening, random sequences, and
 /// plies when every sequence is taken (their number grows about sevenfold
 /// per ply).
-const MAX_PLIES: usize = 20;
-const MAX_RANDOM: usize = 100_000;
+pub const MAX_PLIES: usize = 20;
+pub const MAX_RANDOM: usize = 100_000;
 const MAX_ALL_PLIES: usize = 6;
 
 /// Every sequence of `plies` plies from the start, one per final position,

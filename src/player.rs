@@ -391,7 +391,7 @@ impl Player {
                     None => return Err(Failure::Protocol("'done' without move=".into())),
                 },
                 (Protocol::Hub, "error") => {
-                    return Err(Failure::Protocol(crate::uci::clip(&line).to_string()))
+                    return Err(Failure::Protocol(crate::input::quote(&line)))
                 }
                 _ => continue,
             };
@@ -406,7 +406,7 @@ impl Player {
                     elapsed,
                     report,
                 }),
-                Err(_) => Err(Failure::IllegalMove(crate::uci::clip(&text).to_string())),
+                Err(_) => Err(Failure::IllegalMove(crate::input::quote(&text))),
             };
         }
     }

@@ -231,13 +231,23 @@ pub struct Searcher {
 
 impl Searcher {
     /// A searcher with a `hash_mib` MiB table and `threads` threads.
+    ///
+    /// # Panics
+    /// When the system refuses the table's memory: for a size that comes
+    /// from a user, use [`Searcher::try_new`].
     pub fn new(hash_mib: usize, threads: usize) -> Searcher {
-        Searcher {
-            tt: TranspositionTable::new(hash_mib),
+        Searcher::try_new(hash_mib, threads).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A searcher with a `hash_mib` MiB table and `threads` threads, or an
+    /// error naming the size when the system refuses the table's memory.
+    pub fn try_new(hash_mib: usize, threads: usize) -> Result<Searcher, String> {
+        Ok(Searcher {
+            tt: TranspositionTable::try_new(hash_mib)?,
             threads: threads.max(1),
             stop: Arc::new(AtomicBool::new(false)),
             weights: None,
-        }
+        })
     }
 
     /// Evaluate with `weights` instead of the variant's built-in table
@@ -253,10 +263,10 @@ impl Searcher {
     }
 
     /// Resize the table (its contents are lost). On error a 1 MiB table is
-    /// left in place.
+    /// left in place (the old one, if even that is refused).
     pub fn set_hash(&mut self, mib: usize) -> Result<(), String> {
         // Free the old table first, so old and new need not fit together.
-        self.tt = TranspositionTable::new(1);
+        self.tt = TranspositionTable::try_new(1)?;
         self.tt = TranspositionTable::try_new(mib)?;
         Ok(())
     }

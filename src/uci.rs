@@ -4,6 +4,7 @@
 //! changes nothing.
 
 use crate::engine::{Engine, HASH_MAX_MIB, MULTIPV_MAX, OVERHEAD_MAX_MS, THREADS_MAX};
+use crate::input::{self, escape, quote, Range};
 use crate::moves::Move;
 use crate::notation;
 use crate::position::Position;
@@ -104,7 +105,17 @@ impl Uci {
     /// Read commands until `quit` or the end of input. When the first
     /// command is `hub`, the rest of the session speaks the Hub protocol.
     pub fn run(&mut self, input: &mut dyn BufRead) {
-        let mut first = true;
+        self.serve(input, true);
+    }
+
+    /// Read commands until `quit` or the end of input, all of them in
+    /// this protocol (`shashki uci`): `hub` is an unknown command.
+    pub fn run_uci(&mut self, input: &mut dyn BufRead) {
+        self.serve(input, false);
+    }
+
+    fn serve(&mut self, input: &mut dyn BufRead, hub_first: bool) {
+        let mut first = hub_first;
         loop {
             match read_line(input) {
                 Ok(None) | Err(_) => {
@@ -136,8 +147,12 @@ impl Uci {
         self.stop();
     }
 
+    /// The one reply to a bad line. User text in the message is escaped
+    /// (see [`escape`]): it never reaches the GUI's terminal as control
+    /// characters.
     fn error(&self, message: &str) {
-        self.out.line(&format!("info string error: {message}"));
+        self.out
+            .line(&format!("info string error: {}", escape(message)));
     }
 
     fn stop(&mut self) {
@@ -178,7 +193,7 @@ impl Uci {
                 self.eval();
                 Ok(())
             }
-            _ => Err(format!("unknown command '{}'", clip(cmd))),
+            _ => Err(format!("unknown command '{}'", quote(cmd))),
         };
         if let Err(e) = result {
             self.error(&e);
@@ -304,7 +319,7 @@ impl Uci {
             [d] => match d.parse::<u32>() {
                 Ok(n) if n <= MAX_PERFT => n,
                 _ => {
-                    let d = clip(d);
+                    let d = quote(d);
                     return Err(format!(
                         "perft: depth must be a number from 0 to {MAX_PERFT}, not '{d}' (deeper: shashki perft)"
                     ));
@@ -338,15 +353,6 @@ impl Uci {
     }
 }
 
-/// User text quoted in a message, shortened to 40 characters.
-pub(crate) fn clip(s: &str) -> String {
-    if s.chars().count() > 40 {
-        format!("{}...", s.chars().take(40).collect::<String>())
-    } else {
-        s.to_string()
-    }
-}
-
 /// Parse the arguments of `go`. Returns the limits and whether to ponder.
 pub fn parse_go(pos: &Position, args: &[&str], multipv: usize) -> Result<(Limits, bool), String> {
     const KEYWORDS: [&str; 11] = [
@@ -371,32 +377,32 @@ pub fn parse_go(pos: &Position, args: &[&str], multipv: usize) -> Result<(Limits
     let mut i = 0;
     while i < args.len() {
         let key = args[i];
-        let mut number = |max: u64| -> Result<u64, String> {
+        // One rule for numbers (crate::input): out of range is an error
+        // naming the range; only a negative clock time counts as zero (a
+        // GUI whose clock flagged).
+        let mut number = |range: Range, negative_is_zero: bool| -> Result<u64, String> {
             let v = args
                 .get(i + 1)
-                .ok_or_else(|| format!("go: '{key}' needs a number"))?;
+                .ok_or_else(|| format!("go: '{key}' needs {}", range.describe()))?;
             i += 1;
-            // Negative clock times (a flagged GUI clock) count as zero.
-            if v.starts_with('-') && v[1..].chars().all(|c| c.is_ascii_digit()) && v.len() > 1 {
+            let negative =
+                v.len() > 1 && v.starts_with('-') && v[1..].bytes().all(|b| b.is_ascii_digit());
+            if negative && negative_is_zero {
                 return Ok(0);
             }
-            v.parse::<u64>().ok().filter(|&n| n <= max).ok_or_else(|| {
-                format!(
-                    "go: '{key}' needs a number from 0 to {max}, not '{}'",
-                    clip(v)
-                )
-            })
+            range
+                .parse(v)
+                .map_err(|wanted| format!("go: '{key}' needs {wanted}, not '{}'", quote(v)))
         };
-        const DAY_MS: u64 = 1000 * 3600 * 24 * 365;
         match key {
-            "wtime" => wtime = Some(number(DAY_MS)?),
-            "btime" => btime = Some(number(DAY_MS)?),
-            "winc" => winc = number(DAY_MS)?,
-            "binc" => binc = number(DAY_MS)?,
-            "movestogo" => mtg = Some(number(10_000)? as u32),
-            "movetime" => limits.movetime_ms = Some(number(DAY_MS)?),
-            "depth" => limits.depth = Some(number(1_000)? as u32),
-            "nodes" => limits.nodes = Some(number(u64::MAX / 2)?),
+            "wtime" => wtime = Some(number(input::TIME_MS, true)?),
+            "btime" => btime = Some(number(input::TIME_MS, true)?),
+            "winc" => winc = number(input::TIME_MS, false)?,
+            "binc" => binc = number(input::TIME_MS, false)?,
+            "movestogo" => mtg = Some(number(input::MOVES_TO_GO, false)? as u32),
+            "movetime" => limits.movetime_ms = Some(number(input::TIME_MS, false)?),
+            "depth" => limits.depth = Some(number(input::DEPTH, false)? as u32),
+            "nodes" => limits.nodes = Some(number(input::NODES, false)?),
             "infinite" => limits.infinite = true,
             "ponder" => ponder = true,
             "searchmoves" => {
@@ -412,7 +418,7 @@ pub fn parse_go(pos: &Position, args: &[&str], multipv: usize) -> Result<(Limits
                 }
                 i = j - 1;
             }
-            other => return Err(format!("go: unknown parameter '{}'", clip(other))),
+            other => return Err(format!("go: unknown parameter '{}'", quote(other))),
         }
         i += 1;
     }

@@ -1,7 +1,9 @@
 //! `shashki-tune`: self-play data, merging, fitting and tuned-vs-baseline
 //! matches. Errors print one line and exit with status 2.
 
-use clap::{Parser, Subcommand};
+use clap::Subcommand;
+use shashki::cli::{real, whole, within};
+use shashki::input;
 use shashki::weights::Weights;
 use shashki::Variant;
 use shashki_tuning::compare::{compare, CompareConfig};
@@ -12,11 +14,11 @@ use shashki_tuning::plot::loss_svg;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-#[derive(Parser)]
+#[derive(clap::Parser)]
 #[command(name = "shashki-tune", about = "Tune the Shashki evaluation")]
 struct Cli {
     /// Worker threads (default: all cores).
-    #[arg(long, global = true)]
+    #[arg(long, global = true, value_parser = within::<usize>(input::THREADS))]
     threads: Option<usize>,
     /// No progress bar.
     #[arg(long, global = true)]
@@ -24,6 +26,15 @@ struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
 }
+
+/// Ranges of numbers of this command line (those shared with the engine,
+/// threads and depth, are in `shashki::input`): games (or pairs) of one
+/// run, the first game's index, plies, epochs and the batch size.
+const GAMES_MAX: u64 = 1_000_000_000;
+const FIRST_MAX: u64 = u64::MAX / 2;
+const PLIES_MAX: u64 = 100_000;
+const EPOCHS_MAX: u64 = 1_000_000;
+const BATCH_MAX: u64 = 1 << 30;
 
 /// An inclusive range `A-B` (or one number).
 #[derive(Clone, Copy, Debug)]
@@ -47,27 +58,29 @@ fn parse_range(s: &str) -> Result<Range, String> {
 enum Cmd {
     /// Play self-play games and record quiet positions with the result.
     Gen {
+        /// Variant: russian, brazilian, adiyukh-64 or adiyukh-80.
         #[arg(long)]
         variant: Variant,
         /// Number of games.
-        #[arg(long)]
+        #[arg(long, value_parser = whole::<u64>(1, GAMES_MAX))]
         games: u64,
-        #[arg(long, default_value_t = 1)]
+        /// Seed: game I of seed S is the same on every machine.
+        #[arg(long, default_value_t = 1, value_parser = whole::<u64>(0, u64::MAX))]
         seed: u64,
         /// Index of the first game (for shards of one seed).
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, value_parser = whole::<u64>(0, FIRST_MAX))]
         first: u64,
         /// Search depth per move.
-        #[arg(long, default_value_t = 4)]
+        #[arg(long, default_value_t = 4, value_parser = within::<u32>(input::DEPTH))]
         depth: u32,
         /// Random opening plies, e.g. 4-8.
         #[arg(long, default_value = "4-8", value_parser = parse_range)]
         opening_plies: Range,
         /// Record positions from this ply on.
-        #[arg(long, default_value_t = 10)]
+        #[arg(long, default_value_t = 10, value_parser = whole::<usize>(0, PLIES_MAX))]
         skip_plies: usize,
         /// Adjudicate at this many plies.
-        #[arg(long, default_value_t = 300)]
+        #[arg(long, default_value_t = 300, value_parser = whole::<usize>(1, PLIES_MAX))]
         max_plies: usize,
         /// Play with these weights (default: the built-in ones), e.g. a
         /// first round's fit for a second round.
@@ -79,13 +92,16 @@ enum Cmd {
     },
     /// Concatenate data files of one variant, dropping repeated lines.
     Merge {
+        /// Output data file.
         #[arg(long)]
         out: PathBuf,
+        /// Data files to join, in this order.
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
     },
     /// Fit the weights to a data file.
     Fit {
+        /// Data file (from gen or merge).
         #[arg(long)]
         data: PathBuf,
         /// Start weights (default: the built-in ones of the data's variant).
@@ -97,22 +113,28 @@ enum Cmd {
         /// Loss plot (SVG).
         #[arg(long)]
         plot: Option<PathBuf>,
-        #[arg(long, default_value_t = 400)]
+        /// Most passes over the training positions.
+        #[arg(long, default_value_t = 400, value_parser = whole::<usize>(0, EPOCHS_MAX))]
         epochs: usize,
-        #[arg(long, default_value_t = 25)]
+        /// Stop after this many epochs without a better validation loss.
+        #[arg(long, default_value_t = 25, value_parser = whole::<usize>(0, EPOCHS_MAX))]
         patience: usize,
-        #[arg(long, default_value_t = 0.5)]
+        /// Adam's step size, in weight units (centi-men; Adiyukh: hundredths of a point).
+        #[arg(long, default_value_t = 0.5, value_parser = real(|x| x > 0.0, "a number above 0"))]
         lr: f64,
-        #[arg(long, default_value_t = 512)]
+        /// Positions per gradient step.
+        #[arg(long, default_value_t = 512, value_parser = whole::<usize>(1, BATCH_MAX))]
         batch: usize,
         /// Share of positions held out for validation.
-        #[arg(long, default_value_t = 0.1)]
+        #[arg(long, default_value_t = 0.1, value_parser = real(|x| (0.0..1.0).contains(&x), "a number from 0 to below 1"))]
         validation: f64,
-        #[arg(long, default_value_t = 1)]
+        /// Seed of the shuffling and of the validation split.
+        #[arg(long, default_value_t = 1, value_parser = whole::<u64>(0, u64::MAX))]
         seed: u64,
     },
     /// Play tuned against baseline weights at equal depth.
     Compare {
+        /// Variant: russian, brazilian, adiyukh-64 or adiyukh-80.
         #[arg(long)]
         variant: Variant,
         /// Tuned weights file.
@@ -123,15 +145,19 @@ enum Cmd {
         #[arg(long)]
         baseline: Option<PathBuf>,
         /// Game pairs (each opening with both colours).
-        #[arg(long, default_value_t = 100)]
+        #[arg(long, default_value_t = 100, value_parser = whole::<u64>(1, GAMES_MAX))]
         pairs: u64,
-        #[arg(long, default_value_t = 4)]
+        /// Search depth per move, both sides.
+        #[arg(long, default_value_t = 4, value_parser = within::<u32>(input::DEPTH))]
         depth: u32,
-        #[arg(long, default_value_t = 1000)]
+        /// Seed of the random openings.
+        #[arg(long, default_value_t = 1000, value_parser = whole::<u64>(0, u64::MAX))]
         seed: u64,
+        /// Random opening plies, e.g. 4-8.
         #[arg(long, default_value = "4-8", value_parser = parse_range)]
         opening_plies: Range,
-        #[arg(long, default_value_t = 300)]
+        /// Adjudicate at this many plies.
+        #[arg(long, default_value_t = 300, value_parser = whole::<usize>(1, PLIES_MAX))]
         max_plies: usize,
     },
 }
@@ -171,9 +197,6 @@ fn read_data(path: &Path) -> Result<DataSet, String> {
 
 fn run(cli: Cli) -> Result<(), String> {
     if let Some(n) = cli.threads {
-        if n == 0 {
-            return Err("--threads must be at least 1".into());
-        }
         rayon::ThreadPoolBuilder::new()
             .num_threads(n)
             .build_global()
@@ -193,9 +216,6 @@ fn run(cli: Cli) -> Result<(), String> {
             weights,
             out,
         } => {
-            if depth == 0 {
-                return Err("--depth must be at least 1".into());
-            }
             let play_weights = match &weights {
                 Some(p) => Some(read_weights(p, variant)?),
                 None => None,
@@ -264,12 +284,6 @@ fn run(cli: Cli) -> Result<(), String> {
             validation,
             seed,
         } => {
-            if !(0.0..1.0).contains(&validation) {
-                return Err("--validation must be in [0, 1)".into());
-            }
-            if !(lr > 0.0 && lr.is_finite()) || batch == 0 {
-                return Err("--lr must be positive and --batch at least 1".into());
-            }
             let set = read_data(&data)?;
             if set.samples.is_empty() {
                 return Err(format!("{}: no positions", data.display()));
@@ -340,9 +354,6 @@ fn run(cli: Cli) -> Result<(), String> {
             opening_plies,
             max_plies,
         } => {
-            if depth == 0 || pairs == 0 {
-                return Err("--depth and --pairs must be at least 1".into());
-            }
             let t = read_weights(&tuned, variant)?;
             let b = match base_path {
                 Some(p) => read_weights(&p, variant)?,
@@ -370,11 +381,27 @@ fn run(cli: Cli) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
-    match run(Cli::parse()) {
+    // Argument errors: one line and a hint, status 2 (shashki::cli).
+    match run(shashki::cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(2)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// Every option of every subcommand has a one-line description, and
+    /// every `--variant` names the variants.
+    #[test]
+    fn every_option_is_described() {
+        let cli = super::Cli::command();
+        cli.clone().debug_assert();
+        let missing = shashki::cli::undescribed(&cli);
+        assert!(missing.is_empty(), "{missing:#?}");
     }
 }

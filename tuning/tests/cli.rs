@@ -163,3 +163,123 @@ fn bad_input_is_one_line_and_status_2() {
         assert!(err.contains(want), "{args:?}: {err}");
     }
 }
+
+/// Argument errors of the parser are one line naming the problem and a
+/// hint where to read more, status 2; help prints as usual, status 0.
+#[test]
+fn argument_errors_are_one_line_and_a_hint() {
+    let cases: &[(&[&str], &[&str])] = &[
+        (
+            &[],
+            &["'shashki-tune' needs a command: gen, merge, fit, compare"],
+        ),
+        (&["gen"], &["required", "--variant", "--games", "--out"]),
+        (
+            &["gen", "--variant", "x", "--games", "1", "--out", "o"],
+            &["'x'", "adiyukh-80"],
+        ),
+        (&["fit", "--data"], &["a value is required for '--data"]),
+        (&["fitt"], &["unrecognized subcommand 'fitt'", "'fit'"]),
+        (&["merge", "--out", "o"], &["required", "<INPUTS>"]),
+    ];
+    for (args, needles) in cases {
+        let (code, _, err) = tune(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(lines.len(), 2, "{args:?}: {err}");
+        assert!(lines[0].starts_with("error: "), "{args:?}: {err}");
+        assert!(
+            lines[1].starts_with("For more information, try 'shashki-tune"),
+            "{args:?}: {err}"
+        );
+        for n in *needles {
+            assert!(lines[0].contains(n), "{args:?}: {err} lacks {n:?}");
+        }
+    }
+    for args in [&["--help"][..], &["gen", "--help"]] {
+        let (code, out, err) = tune(args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(out.contains("Usage: shashki-tune"), "{args:?}: {out}");
+    }
+}
+
+/// Threads are capped as the engine's (256) and 0 is refused; numbers out
+/// of range (negative ones included) are errors naming the range.
+#[test]
+fn numbers_out_of_range_name_the_range() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["--threads", "0", "fit", "--data", "d", "--out", "o"],
+            "from 1 to 256",
+        ),
+        (
+            &["--threads", "257", "fit", "--data", "d", "--out", "o"],
+            "from 1 to 256",
+        ),
+        (
+            &["--threads", "-1", "fit", "--data", "d", "--out", "o"],
+            "from 1 to 256",
+        ),
+        (
+            &["gen", "--variant", "russian", "--games", "-1", "--out", "o"],
+            "from 1 to 1000000000",
+        ),
+        (
+            &[
+                "gen",
+                "--variant",
+                "russian",
+                "--games",
+                "1",
+                "--depth",
+                "0",
+                "--out",
+                "o",
+            ],
+            "from 1 to 1000",
+        ),
+        (
+            &["fit", "--data", "d", "--out", "o", "--lr", "-1"],
+            "a number above 0",
+        ),
+        (
+            &["fit", "--data", "d", "--out", "o", "--validation", "1"],
+            "from 0 to below 1",
+        ),
+        (
+            &["fit", "--data", "d", "--out", "o", "--batch", "0"],
+            "from 1 to",
+        ),
+        (
+            &[
+                "compare",
+                "--variant",
+                "russian",
+                "--tuned",
+                "t",
+                "--pairs",
+                "0",
+            ],
+            "from 1 to 1000000000",
+        ),
+        (
+            &[
+                "compare",
+                "--variant",
+                "russian",
+                "--tuned",
+                "t",
+                "--depth",
+                "-4",
+            ],
+            "from 1 to 1000",
+        ),
+    ];
+    for (args, range) in cases {
+        let (code, _, err) = tune(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        let first = err.lines().next().unwrap_or("");
+        assert!(first.starts_with("error: invalid value"), "{args:?}: {err}");
+        assert!(first.contains(range), "{args:?}: {err} lacks {range:?}");
+    }
+}

@@ -1,0 +1,505 @@
+//! The `shashki` command line through the built binary: bad input gives
+//! one line on standard error and status 2, never a panic.
+
+use std::process::Command;
+
+/// Run `shashki` with `args`: (exit status, standard output, standard
+/// error). A run longer than a minute is killed and fails the test (a
+/// command line the engine should refuse may otherwise search for ever).
+pub fn shashki(args: &[&str]) -> (i32, String, String) {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shashki"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run shashki");
+    let read = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            String::from_utf8_lossy(&bytes).into_owned()
+        })
+    };
+    let out = read(Box::new(child.stdout.take().unwrap()));
+    let err = read(Box::new(child.stderr.take().unwrap()));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("shashki {args:?} still runs after a minute");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    (
+        status.code().unwrap_or(-1),
+        out.join().unwrap(),
+        err.join().unwrap(),
+    )
+}
+
+/// `args` must fail with status 2 and one line on standard error that
+/// starts with `error: ` and contains every one of `needles` (an argument
+/// error of the parser may add a second line, a hint where to read more).
+#[track_caller]
+fn refused(args: &[&str], needles: &[&str]) -> String {
+    let (code, out, err) = shashki(args);
+    assert_eq!(code, 2, "{args:?}: status {code}, stderr {err:?}");
+    assert!(out.is_empty(), "{args:?}: stdout {out:?}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert!(
+        lines.len() == 1
+            || (lines.len() == 2 && lines[1].starts_with("For more information, try 'shashki")),
+        "{args:?}: {err:?}"
+    );
+    assert!(lines[0].starts_with("error: "), "{args:?}: {err:?}");
+    for n in needles {
+        assert!(lines[0].contains(n), "{args:?}: {err:?} lacks {n:?}");
+    }
+    lines[0].to_string()
+}
+
+/// User text echoed in an error is escaped: no control byte reaches the
+/// terminal.
+#[test]
+fn control_bytes_in_arguments_come_back_escaped() {
+    for args in [
+        &["show", "--fen", "W:W\u{1b}[2Jc3:B"][..],
+        &["search", "--moves", "c3-d4\u{7}", "--depth", "1"],
+    ] {
+        let err = refused(args, &["\\u{"]);
+        assert!(!err.chars().any(char::is_control), "{args:?}: {err:?}");
+    }
+}
+
+/// Every argument error of the parser is one line naming the problem (and
+/// at most a hint), status 2; help and version print as usual, status 0.
+#[test]
+fn argument_errors_are_one_line() {
+    let cases: &[(&[&str], &[&str])] = &[
+        (&["serch"], &["unrecognized subcommand 'serch'", "'search'"]),
+        (&["--bogus"], &["unexpected argument '--bogus'"]),
+        (&["perft"], &["required", "--depth"]),
+        (&["perft", "--variant", "russian"], &["required", "--depth"]),
+        (&["search", "--fem", "x"], &["'--fem'", "'--fen'"]),
+        (
+            &["search", "--depth"],
+            &["a value is required for '--depth"],
+        ),
+        (&["show", "--variant", "chess"], &["'chess'", "adiyukh-80"]),
+        (&["search", "--threads", "x"], &["'x'", "--threads"]),
+        (
+            &["match", "--proto1", "xboard"],
+            &["'xboard'", "uci or hub"],
+        ),
+        (&["analyse"], &["required", "<FILE>"]),
+        (
+            &["show", "--fen", "a", "--fen", "b"],
+            &["--fen", "multiple times"],
+        ),
+    ];
+    for (args, needles) in cases {
+        refused(args, needles);
+    }
+    for args in [
+        &["--help"][..],
+        &["--version"],
+        &["search", "--help"],
+        &["help", "match"],
+    ] {
+        let (code, out, err) = shashki(args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(
+            out.lines().count() >= 1 && err.is_empty(),
+            "{args:?}: {out:?} {err:?}"
+        );
+    }
+}
+
+/// A file any command can read (for `analyse`, which reads its file before
+/// it makes its table).
+fn some_file() -> String {
+    concat!(env!("CARGO_MANIFEST_DIR"), "/README.md").to_string()
+}
+
+/// `cmd` followed by `extra`.
+fn with<'a>(cmd: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
+    cmd.iter().chain(extra).copied().collect()
+}
+
+/// A transposition table over the protocol's Hash maximum (65536 MiB) is
+/// refused by every command that makes one, naming the option and the
+/// size, before any work.
+#[test]
+fn hash_over_the_maximum_is_refused_naming_option_and_size() {
+    let file = some_file();
+    let commands: [&[&str]; 3] = [
+        &["search", "--depth", "3"],
+        &["bench", "--depth", "1"],
+        &["analyse", &file],
+    ];
+    for cmd in commands {
+        for size in ["100000000", "65537", "0", "-1"] {
+            let args = with(cmd, &["--hash", size]);
+            refused(&args, &["--hash", &format!("'{size}'"), "from 1 to 65536"]);
+        }
+    }
+}
+
+/// A table under the maximum that the system refuses (here: an address
+/// space of 400 MB and a 2 GiB table) is an error naming the option and the
+/// size, status 2; it was a panic, status 101.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_table_the_system_refuses_is_an_error_not_a_panic() {
+    let file = some_file();
+    let commands: [&[&str]; 3] = [
+        &["search", "--depth", "1"],
+        &["bench", "--depth", "1"],
+        &["analyse", &file],
+    ];
+    for cmd in commands {
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -v 400000 && exec \"$0\" \"$@\"")
+            .arg(env!("CARGO_BIN_EXE_shashki"))
+            .args(cmd)
+            .args(["--hash", "2048"])
+            .output()
+            .expect("run sh");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{cmd:?}: {err}");
+        assert_eq!(
+            err.trim_end(),
+            "error: --hash 2048: cannot allocate a 2048 MiB transposition table",
+            "{cmd:?}"
+        );
+    }
+}
+
+/// Threads are capped as the protocol's Threads option is (256), and 0 is
+/// refused, by every command; so is a match's concurrency.
+#[test]
+fn threads_are_capped_and_zero_refused_everywhere() {
+    let file = some_file();
+    let commands: [&[&str]; 4] = [
+        &["perft", "--variant", "russian", "--depth", "5"],
+        &["search", "--depth", "3"],
+        &["bench", "--depth", "1"],
+        &["analyse", &file],
+    ];
+    for n in ["0", "257", "100000", "-1"] {
+        for cmd in commands {
+            let args = with(cmd, &["--threads", n]);
+            refused(&args, &["--threads", &format!("'{n}'"), "from 1 to 256"]);
+        }
+        let args = ["match", "--concurrency", n];
+        refused(
+            &args,
+            &["--concurrency", &format!("'{n}'"), "from 1 to 256"],
+        );
+    }
+}
+
+/// One rule for numbers on the command line too: out of range (a negative
+/// number included) is an error naming the range; the search depth is the
+/// protocol's, 1 to 1000.
+#[test]
+fn numbers_out_of_range_name_the_range() {
+    let file = some_file();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["search", "--depth", "1001"], "from 1 to 1000"),
+        (vec!["search", "--depth", "100000"], "from 1 to 1000"),
+        (vec!["search", "--depth", "-1"], "from 1 to 1000"),
+        (vec!["search", "--depth", "0"], "from 1 to 1000"),
+        (
+            vec!["search", "--nodes", "-1"],
+            "from 1 to 9223372036854775807",
+        ),
+        (vec!["search", "--movetime", "-1"], "from 0 to 31536000000"),
+        (vec!["bench", "--depth", "0"], "from 1 to 1000"),
+        (vec!["perft", "--depth", "-1"], "from 0 to 1000"),
+        (vec!["match", "--games", "-2"], "from 1 to 1000000"),
+        (vec!["match", "--games", "0"], "from 1 to 1000000"),
+        (vec!["match", "--tc", "-1+0"], "each from 0 to 2592000"),
+        (vec!["match", "--depth1", "-3"], "from 1 to 1000"),
+        (
+            vec!["match", "--nodes2", "0"],
+            "from 1 to 9223372036854775807",
+        ),
+        (vec!["match", "--max-plies", "0"], "from 1 to 100000"),
+        (vec!["match", "--move-timeout", "-1"], "seconds above 0"),
+        (
+            vec!["match", "--time-margin", "-1"],
+            "from 0 to 31536000000",
+        ),
+        (
+            vec!["match", "--seed", "-1"],
+            "from 0 to 18446744073709551615",
+        ),
+        (vec!["analyse", &file, "--depth", "-1"], "from 1 to 1000"),
+        (vec!["analyse", &file, "--multipv", "51"], "from 1 to 50"),
+        (
+            vec!["analyse", &file, "--inaccuracy", "-5"],
+            "from 1 to 30000",
+        ),
+        (vec!["openings", "--plies", "30"], "from 1 to 20"),
+        (vec!["openings", "--random", "0"], "from 1 to 100000"),
+        (vec!["openings", "--max-score", "-1"], "from 0 to 30000"),
+    ];
+    for (args, range) in cases {
+        let value = args.last().unwrap().to_string();
+        refused(&args, &[&format!("'{value}'"), range]);
+    }
+}
+
+/// The depth of the last `info` line of a search's output.
+fn last_depth(out: &str) -> u32 {
+    let info = out
+        .lines()
+        .rfind(|l| l.starts_with("info depth "))
+        .unwrap_or_else(|| panic!("no info line in {out:?}"));
+    info.split_whitespace().nth(2).unwrap().parse().unwrap()
+}
+
+/// `search` combines its limits as `go` does: the first reached ends the
+/// search (it refused `--depth` with `--movetime`).
+#[test]
+fn search_limits_combine() {
+    let start = std::time::Instant::now();
+    let (code, out, err) = shashki(&["search", "--depth", "1000", "--movetime", "300"]);
+    let took = start.elapsed();
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.lines().last().unwrap().starts_with("bestmove "),
+        "{out}"
+    );
+    assert!(last_depth(&out) < 100, "{out}");
+    assert!(took.as_secs() < 20, "the movetime ended it: {took:?}");
+    // The depth is reached first: the search ends there, not at the time.
+    let start = std::time::Instant::now();
+    let (code, out, err) = shashki(&["search", "--depth", "4", "--movetime", "600000"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(last_depth(&out), 4, "{out}");
+    assert!(start.elapsed().as_secs() < 60);
+    // Nodes and depth: the node limit ends it before depth 30.
+    let (code, out, err) = shashki(&["search", "--nodes", "2000", "--depth", "30"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(last_depth(&out) < 30, "{out}");
+    // No limit: depth 10, as the help says.
+    let (code, out, err) = shashki(&["search"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(last_depth(&out), 10, "{out}");
+}
+
+/// `analyse` combines `--depth` and `--movetime` the same way.
+#[test]
+fn analyse_limits_combine() {
+    let dir = std::env::temp_dir().join(format!("shashki-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("one.pdn");
+    std::fs::write(&file, "[Event \"one\"]\n\n1. c3-d4 f6-g5 *\n").unwrap();
+    let file = file.to_str().unwrap();
+    let depths = |out: &str| -> Vec<u64> {
+        out.lines()
+            .map(|l| {
+                let at = l.find("\"depth\":").expect("a depth") + 8;
+                l[at..].split([',', '}']).next().unwrap().parse().unwrap()
+            })
+            .collect()
+    };
+    let (code, out, err) = shashki(&[
+        "analyse",
+        file,
+        "--json",
+        "--depth",
+        "1000",
+        "--movetime",
+        "100",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let d = depths(&out);
+    assert_eq!(d.len(), 3, "{out}");
+    assert!(d.iter().all(|&d| d < 100), "{out}");
+    let (code, out, err) = shashki(&[
+        "analyse",
+        file,
+        "--json",
+        "--depth",
+        "3",
+        "--movetime",
+        "600000",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(depths(&out), [3, 3, 3], "{out}");
+}
+
+/// `shashki uci` and `shashki hub` start the engine in that protocol (they
+/// were unrecognized subcommands); `shashki uci` has no switch to Hub.
+#[test]
+fn uci_and_hub_subcommands_start_the_engine() {
+    use crate::process::Engine;
+    use std::time::Duration;
+    let patience = Duration::from_secs(30);
+    let mut e = Engine::start_with(&["uci"]);
+    e.send("uci");
+    let (_, id) = e.expect("uciok", patience);
+    assert!(id[0].starts_with("id name shashki "), "{id:?}");
+    e.send("position startpos moves c3-d4");
+    e.send("go depth 3");
+    let (best, _) = e.expect("bestmove ", patience);
+    assert!(best.split_whitespace().count() >= 2, "{best}");
+    e.send("hub");
+    let (err, _) = e.expect("info string error: ", patience);
+    assert!(err.contains("unknown command 'hub'"), "{err}");
+    assert!(e.close().success());
+
+    let mut h = Engine::start_with(&["hub"]);
+    h.send("hub");
+    let (_, id) = h.expect("wait", patience);
+    assert!(id[0].starts_with("id name=shashki "), "{id:?}");
+    h.send("init");
+    h.expect("ready", patience);
+    h.send("level depth=3");
+    h.send("go think");
+    let (done, _) = h.expect("done", patience);
+    assert!(done.starts_with("done move="), "{done}");
+    h.send("quit");
+    let status = h.wait_exit(patience).expect("the engine ends after quit");
+    assert!(status.success());
+}
+
+/// The help says what running without a command does; every option of
+/// every subcommand, as printed by `--help`, has a description.
+#[test]
+fn help_describes_the_engine_and_every_option() {
+    let (code, out, _) = shashki(&["--help"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("Without a command, shashki is the engine"),
+        "{out}"
+    );
+    assert!(out.contains("standard input"), "{out}");
+    for sub in ["uci", "hub"] {
+        assert!(
+            out.lines().any(|l| l.trim_start().starts_with(sub)),
+            "{sub} in {out}"
+        );
+    }
+    let subcommands = [
+        "uci", "hub", "perft", "search", "bench", "match", "openings", "analyse", "show",
+    ];
+    for sub in subcommands {
+        let (code, out, err) = shashki(&[sub, "--help"]);
+        assert_eq!(code, 0, "{sub}: {err}");
+        for line in out.lines() {
+            let item = line.trim_start();
+            if !line.starts_with("  ") || !(item.starts_with('-') || item.starts_with('<')) {
+                continue;
+            }
+            // `--name <NAME>  Description [default: x]`: text after the
+            // name and its value, other than the default.
+            let text = item.split_once("  ").map_or("", |(_, rest)| rest);
+            let text = text.split("[default:").next().unwrap().trim();
+            assert!(!text.is_empty(), "{sub}: no description: {line:?}");
+            if item.starts_with("--variant ") {
+                for v in shashki::Variant::ALL {
+                    assert!(text.contains(v.id()), "{sub}: {line:?} lacks {v}");
+                }
+            }
+        }
+    }
+    let (_, out, _) = shashki(&["search", "--help"]);
+    assert!(out.contains("depth 10"), "search's default limit: {out}");
+}
+
+/// Run the engine with `input` on its standard input; its standard output.
+fn engine_with_input(input: &str) -> String {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shashki"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the engine");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().expect("the engine ends");
+    assert!(out.status.success(), "{input:?}: {}", out.status);
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The README's examples that pipe commands into the engine do what they
+/// say: a `go depth N` piped in reaches depth N and ends with `bestmove`.
+/// The first example of the README is one of them (it piped `quit` right
+/// after `go depth 10`, and `quit` stops a search: depth 4, not 10).
+#[test]
+fn readme_examples_piped_into_the_engine_reach_their_depth() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    let first_block = readme
+        .split("```sh")
+        .nth(1)
+        .expect("a first sh example")
+        .split("```")
+        .next()
+        .unwrap();
+    let piped: Vec<&str> = readme
+        .lines()
+        .filter(|l| l.starts_with("printf '") && l.contains("go depth "))
+        .collect();
+    assert!(
+        piped.iter().any(|l| first_block.contains(l)),
+        "the first example pipes a search into the engine:\n{first_block}"
+    );
+    for line in piped {
+        let input = line["printf '".len()..]
+            .split('\'')
+            .next()
+            .unwrap()
+            .replace("\\n", "\n");
+        let depth: u32 = input
+            .split("go depth ")
+            .nth(1)
+            .and_then(|r| r.split_whitespace().next())
+            .and_then(|d| d.parse().ok())
+            .expect("a depth");
+        let out = engine_with_input(&input);
+        assert!(
+            out.lines().last().unwrap_or("").starts_with("bestmove "),
+            "{line}: {out}"
+        );
+        assert_eq!(last_depth(&out), depth, "{line}: {out}");
+    }
+}
+
+/// `quit` during a search stops it at once (as PROTOCOL.md says): the
+/// `bestmove` (Hub: `done`) of the depth reached is sent, and the engine
+/// exits.
+#[test]
+fn quit_stops_a_running_search_and_sends_its_result() {
+    let start = std::time::Instant::now();
+    let out = engine_with_input("position startpos\ngo depth 60\nquit\n");
+    assert!(
+        out.lines().last().unwrap_or("").starts_with("bestmove "),
+        "{out}"
+    );
+    assert!(last_depth(&out) < 60, "{out}");
+    let out = engine_with_input("hub\nlevel depth=60\ngo think\nquit\n");
+    assert!(
+        out.lines().last().unwrap_or("").starts_with("done move="),
+        "{out}"
+    );
+    assert!(start.elapsed().as_secs() < 30, "{:?}", start.elapsed());
+}
