@@ -23,6 +23,13 @@ pub const HASH_MAX_MIB: usize = 65_536;
 pub const THREADS_MAX: usize = 256;
 pub const MULTIPV_MAX: usize = 50;
 pub const OVERHEAD_MAX_MS: u64 = 5_000;
+/// The `Move Overhead` option's default: the 90th percentile of what a
+/// move cost outside the engine, measured through pydraughts' Hub client
+/// two games at a time on a 2-core machine (median 1 ms, 90% 2-3 ms, 99%
+/// 6 ms, the most 8 ms; `engine-tests/pydraughts_clock.py --overhead 0`).
+/// Rarer, slower moves are what the reserve is for, and a slower client
+/// is learned within two moves (see `crate::clock`).
+pub const DEFAULT_OVERHEAD_MS: u64 = 3;
 
 /// The engine's options.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,7 +52,7 @@ impl Default for Options {
             threads: 1,
             multipv: 1,
             ponder: false,
-            move_overhead_ms: 10,
+            move_overhead_ms: DEFAULT_OVERHEAD_MS,
             weights_file: String::new(),
         }
     }

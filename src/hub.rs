@@ -26,7 +26,7 @@
 //!   param name=threads value=1 type=int min=1 max=256
 //!   param name=tt-size value=22 type=int min=16 max=32
 //!   param name=ponder value=false type=bool
-//!   param name=move-overhead value=10 type=int min=0 max=5000
+//!   param name=move-overhead value=3 type=int min=0 max=5000
 //!   wait
 //! set-param name=variant value=brazilian
 //! init
