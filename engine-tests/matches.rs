@@ -175,6 +175,11 @@ fn twenty_game_match_writes_pdn_that_reads_back() {
 fn broken_engines_forfeit_with_the_reason_recorded() {
     let cases = [
         ("illegal", "illegal move 'a1-h8'", None),
+        (
+            "refuses",
+            "illegal move 'a1-h8' after the engine's error 'move 9 'c3-d4': the game is over'",
+            None,
+        ),
         ("silent", "no move within 0.400 s", None),
         ("crash", "the engine exited", None),
         ("garbage", "protocol error", None),

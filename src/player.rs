@@ -85,8 +85,9 @@ pub enum Failure {
     OutOfTime(Duration),
     /// The engine closed its output (crashed or quit).
     Exited,
-    /// It answered with a move that is not legal here.
-    IllegalMove(String),
+    /// It answered with a move that is not legal here (after reporting
+    /// this error, if it did: a position it refused, say).
+    IllegalMove(String, Option<String>),
     /// It wrote something else than the protocol allows.
     Protocol(String),
     /// The runner was interrupted (Ctrl-C) while waiting.
@@ -105,7 +106,10 @@ impl std::fmt::Display for Failure {
                 )
             }
             Failure::Exited => write!(f, "the engine exited"),
-            Failure::IllegalMove(m) => write!(f, "illegal move '{m}'"),
+            Failure::IllegalMove(m, None) => write!(f, "illegal move '{m}'"),
+            Failure::IllegalMove(m, Some(e)) => {
+                write!(f, "illegal move '{m}' after the engine's error '{e}'")
+            }
             Failure::Protocol(m) => write!(f, "protocol error: {m}"),
             Failure::Interrupted => write!(f, "interrupted"),
         }
@@ -365,6 +369,9 @@ impl Player {
         }
         let deadline = start + timeout;
         let mut report = Report::default();
+        // An error the engine reported (say, a position it refused) explains
+        // an illegal move that follows it.
+        let mut complaint: Option<String> = None;
         loop {
             let line = match self.recv(deadline) {
                 Ok(l) => l,
@@ -375,6 +382,9 @@ impl Player {
             let first = words.next().unwrap_or("");
             let text = match (self.spec.protocol, first) {
                 (Protocol::Uci, "info") => {
+                    if let Some(e) = line.strip_prefix("info string error: ") {
+                        complaint.get_or_insert_with(|| crate::input::quote(e));
+                    }
                     read_uci_info(&line, &mut report);
                     continue;
                 }
@@ -406,7 +416,7 @@ impl Player {
                     elapsed,
                     report,
                 }),
-                Err(_) => Err(Failure::IllegalMove(crate::input::quote(&text))),
+                Err(_) => Err(Failure::IllegalMove(crate::input::quote(&text), complaint)),
             };
         }
     }
