@@ -7,6 +7,7 @@ mod adiyukh_cases;
 mod analyse;
 mod cli;
 mod common;
+mod egdb;
 mod fuzz;
 mod game;
 mod hub;

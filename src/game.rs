@@ -140,7 +140,7 @@ pub fn adiyukh_result(variant: Variant, white: u32, black: u32) -> GameResult {
 
 /// Draw-rule counters of one position: plies since each rule's condition
 /// began to hold, with the signature that must stay the same.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub(crate) struct DrawState {
     king_moves: u16,
     r724: Counter,
@@ -149,7 +149,7 @@ pub(crate) struct DrawState {
     r728: Counter,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 struct Counter {
     /// The condition's signature (0 = the condition does not hold).
     sig: u32,
@@ -275,6 +275,47 @@ impl DrawState {
     #[inline]
     pub(crate) fn in_force(&self, pos: &Position) -> bool {
         *self != DrawState::default() && self.draw(pos.occupied().count_ones()).is_some()
+    }
+
+    /// The counters of a game that starts at `pos`, except that rule
+    /// 7.2.7's count (its condition holding at `pos`) stands at `plies`:
+    /// the state after a promotion that kept a lone king's count running.
+    pub(crate) fn with_r727(pos: &Position, plies: u16) -> DrawState {
+        let mut d = DrawState::after(None, pos);
+        if d.r727.sig != 0 {
+            d.r727.plies = plies;
+        }
+        d
+    }
+
+    /// The plies counted by 7.2.7 and 7.2.8, where their conditions hold.
+    pub(crate) fn lone_king_counts(&self) -> (Option<u16>, Option<u16>) {
+        let c = |x: Counter| (x.sig != 0).then_some(x.plies);
+        (c(self.r727), c(self.r728))
+    }
+
+    /// Plies until the first running counter (or the count of king moves)
+    /// reaches its limit: no draw rule that runs now can end the game
+    /// sooner. Rules whose condition does not hold now are not counted,
+    /// nor 7.2.7 unless `with_r727`.
+    pub(crate) fn plies_left(&self, pieces: u32, with_r727: bool) -> u16 {
+        let left = |c: Counter, limit: u16| {
+            if c.sig != 0 {
+                limit.saturating_sub(c.plies)
+            } else {
+                u16::MAX
+            }
+        };
+        let r726_limit = if pieces <= 5 { 60 } else { 120 };
+        (30u16.saturating_sub(self.king_moves))
+            .min(left(self.r724, 30))
+            .min(left(self.r726, r726_limit))
+            .min(if with_r727 {
+                left(self.r727, 10)
+            } else {
+                u16::MAX
+            })
+            .min(left(self.r728, 10))
     }
 
     /// The draw rule that has come into force, if any.

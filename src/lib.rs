@@ -27,6 +27,7 @@
 //! - [`eval`], [`weights`]: the evaluation per variant and its weights.
 //! - [`tt`]: the lock-free transposition table.
 //! - [`search`]: iterative deepening, PVS, quiescence, limits, Lazy SMP.
+//! - [`egdb`]: endgame tables for Russian and Brazilian: built, stored, probed.
 //! - [`clock`]: time management: a move's budget, the overhead learned per move.
 //!
 //! **Protocol**
@@ -53,6 +54,7 @@ pub mod board;
 pub mod cli;
 pub mod clock;
 pub mod diagram;
+pub mod egdb;
 pub mod elo;
 pub mod engine;
 pub mod eval;

@@ -41,6 +41,9 @@ const SCORE_MAX: u64 = shashki::search::WIN as u64;
 
 #[derive(Subcommand)]
 enum Command {
+    /// Endgame tables (Russian, Brazilian): build, verify, describe.
+    #[command(subcommand)]
+    Egdb(EgdbCommand),
     /// The engine in the UCI-like protocol on standard input and output
     /// (PROTOCOL.md); the same as no command, without the switch to Hub.
     Uci,
@@ -278,6 +281,52 @@ struct AnalyseArgs {
     hash: usize,
 }
 
+/// `shashki egdb ...`
+#[derive(Subcommand)]
+enum EgdbCommand {
+    /// Build every combination with at most --pieces pieces, smallest first
+    /// (files found whole are checked and kept; an interrupted build loses
+    /// at most the combination it was on).
+    Build {
+        /// Variant: russian or brazilian.
+        #[arg(long, default_value = "russian")]
+        variant: Variant,
+        /// Most pieces on the board.
+        #[arg(long, default_value_t = 4, value_parser = whole::<u32>(2, shashki::egdb::index::MAX_PIECES as u64))]
+        pieces: u32,
+        /// Folder of the tables (default: egdb/<variant>).
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
+        /// Build only this combination and its swap (e.g. KKM-K: the side
+        /// to move's pieces first), the smaller ones being in the folder.
+        #[arg(long)]
+        only: Option<shashki::egdb::Combo>,
+        /// Worker threads.
+        #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()), value_parser = within::<usize>(input::THREADS))]
+        threads: usize,
+    },
+    /// Check every file of a folder: its checks, and that every win has a
+    /// move to a loss and every loss only moves to wins.
+    Verify {
+        /// Variant: russian or brazilian.
+        #[arg(long, default_value = "russian")]
+        variant: Variant,
+        /// Folder of the tables (default: egdb/<variant>).
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
+    },
+    /// Describe a folder: combinations, positions, sizes, wins, draws and
+    /// losses.
+    Info {
+        /// Variant: russian or brazilian.
+        #[arg(long, default_value = "russian")]
+        variant: Variant,
+        /// Folder of the tables (default: egdb/<variant>).
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
+    },
+}
+
 fn main() -> ExitCode {
     // Argument errors: one line and a hint, status 2 (shashki::cli).
     let cli: Cli = shashki::cli::parse();
@@ -290,6 +339,7 @@ fn main() -> ExitCode {
             threads,
         }) => run_perft(variant, fen.as_deref(), depth, divide, threads),
         Some(Command::Match(args)) => run_match(&args),
+        Some(Command::Egdb(cmd)) => run_egdb(cmd),
         Some(Command::Analyse(args)) => run_analyse(&args),
         Some(Command::Openings {
             variant,
@@ -719,6 +769,97 @@ fn run_analyse(a: &AnalyseArgs) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+fn run_egdb(cmd: EgdbCommand) -> Result<(), String> {
+    use shashki::egdb::build::{build, BuildOptions};
+    use shashki::egdb::info;
+    let folder = |variant: Variant, dir: Option<std::path::PathBuf>| {
+        dir.unwrap_or_else(|| shashki::egdb::default_dir(variant))
+    };
+    match cmd {
+        EgdbCommand::Build {
+            variant,
+            pieces,
+            dir,
+            only,
+            threads,
+        } => {
+            let opts = BuildOptions {
+                variant,
+                pieces,
+                dir: folder(variant, dir),
+                only,
+            };
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+            let start = Instant::now();
+            let all: u64 = match only {
+                Some(c) => c.size() + if c == c.swapped() { 0 } else { c.swapped().size() },
+                None => shashki::egdb::build::build_order(pieces)
+                    .iter()
+                    .map(|&c| c.size() + if c == c.swapped() { 0 } else { c.swapped().size() })
+                    .sum(),
+            };
+            let mut done = 0u64;
+            let mut built = 0u64;
+            let mut built_secs = 0.0;
+            pool.install(|| {
+                build(&opts, &mut |r| {
+                    done += r.positions;
+                    if !r.skipped {
+                        built += r.positions;
+                        built_secs += r.seconds;
+                    }
+                    let names: Vec<String> = r.combos.iter().map(|c| c.name()).collect();
+                    let what = if r.skipped { "present, checked" } else { "built" };
+                    // What is left, at the pace of what was built so far.
+                    let eta = if built > 0 {
+                        format!(", about {:.0} s left", (all - done) as f64 * built_secs / built as f64)
+                    } else {
+                        String::new()
+                    };
+                    eprintln!(
+                        "{:<13} {what}: {} positions, +{} ={} -{}, {} bytes, {:.1} s ({done} of {all} positions, {:.0} s{eta})",
+                        names.join(" "),
+                        r.positions,
+                        r.wdl[0],
+                        r.wdl[1],
+                        r.wdl[2],
+                        r.bytes,
+                        r.seconds,
+                        start.elapsed().as_secs_f64()
+                    );
+                })
+            })?;
+            println!("done: {}", opts.dir.display());
+            Ok(())
+        }
+        EgdbCommand::Verify { variant, dir } => {
+            let dir = folder(variant, dir);
+            let report = info::verify(&dir, variant)?;
+            for line in &report.lines {
+                println!("{line}");
+            }
+            if report.failures > 0 {
+                return Err(format!(
+                    "{} of {} files failed",
+                    report.failures, report.files
+                ));
+            }
+            println!("{} files verified in {}", report.files, dir.display());
+            Ok(())
+        }
+        EgdbCommand::Info { variant, dir } => {
+            let dir = folder(variant, dir);
+            for line in info::describe(&dir, variant)? {
+                println!("{line}");
+            }
+            Ok(())
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,749 @@
+//! Building the tables of one pair of combinations (the same material with
+//! either side to move): a retrograde analysis without the counting rules,
+//! then the counting rules applied exactly (see the module documentation of
+//! [`crate::egdb`] for why this is enough and where the exact solver runs).
+
+use super::index::{turn, Combo, Slots, NEXT};
+use super::solve::Solver;
+use super::{Value, DRAW, LOSS, NONE, WIN};
+use crate::game::DrawState;
+use crate::position::Position;
+use crate::variant::Variant;
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Finished tables, one value byte per index, by combination.
+pub type Finished = HashMap<Combo, Arc<Vec<u8>>>;
+
+/// Not yet known (the retrograde pass).
+const UNKNOWN: u8 = 4;
+/// Not yet known, and a move leaves the combination for a draw.
+const UNKNOWN_DRAWN_EXIT: u8 = 5;
+
+/// The value of `pos` (after a move that left the combination) from the
+/// finished tables, for the side to move there.
+pub(crate) fn finished_value(finished: &Finished, pos: &Position) -> Value {
+    let (c, i) = Combo::of(pos);
+    if c.us_men + c.us_kings == 0 {
+        return LOSS;
+    }
+    if c.them_men + c.them_kings == 0 {
+        return WIN;
+    }
+    let t = finished
+        .get(&c)
+        .unwrap_or_else(|| panic!("the table {c} is built before those that need it"));
+    t[i as usize]
+}
+
+/// The other side's view of a value.
+#[inline]
+pub(crate) fn flip(v: Value) -> Value {
+    match v {
+        WIN => LOSS,
+        LOSS => WIN,
+        other => other,
+    }
+}
+
+/// What the rules do within a combination.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    /// A side has no king (and no lone-king rule applies): no counting rule
+    /// can end the game here.
+    Free,
+    /// Kings on both sides, 4 or more pieces, no lone king with three or
+    /// fewer against it: 7.2.5 and 7.2.6 (and 7.2.4 for four kings against
+    /// one), all counting from the moment the material arose, except 7.2.5,
+    /// which a man's move starts again.
+    Counted,
+    /// A lone king against three or fewer pieces with a king (7.2.7,
+    /// 7.2.8, and for three kings 7.2.4): rules whose counts survive a
+    /// promotion or start again when the lone king leaves the main road.
+    LoneKing,
+}
+
+impl Class {
+    pub fn of(c: Combo) -> Class {
+        let lone = |m: u8, k: u8, om: u8, ok: u8| m == 0 && k == 1 && ok >= 1 && om + ok <= 3;
+        if lone(c.us_men, c.us_kings, c.them_men, c.them_kings)
+            || lone(c.them_men, c.them_kings, c.us_men, c.us_kings)
+        {
+            Class::LoneKing
+        } else if c.us_kings > 0 && c.them_kings > 0 && c.pieces() >= 4 {
+            Class::Counted
+        } else {
+            Class::Free
+        }
+    }
+}
+
+/// A counter that a lone-king rule carries through the moves of a
+/// combination and across a promotion within its group: the analysis keeps
+/// it in the state (every other counter starts again when the material
+/// changes, and is handled after the analysis).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Carry {
+    None,
+    /// 7.2.8 (two pieces or fewer with a king against a lone king): plies
+    /// since it began, 0..=9, and 10 when it has ended the game.
+    R728,
+    /// 7.2.7 (three pieces with a king against a lone king): 0 while the
+    /// lone king is off the main road, 1 + the plies it has stood on it,
+    /// and 11 when it has ended the game.
+    R727,
+}
+
+/// The main road a1-h8 in dense squares (the same when the board turns).
+const ROAD: u32 = 1 | 1 << 4 | 1 << 9 | 1 << 13 | 1 << 18 | 1 << 22 | 1 << 27 | 1 << 31;
+
+impl Carry {
+    pub(crate) fn of(c: Combo) -> Carry {
+        if Class::of(c) != Class::LoneKing {
+            return Carry::None;
+        }
+        let strong = c.pieces() - 1;
+        if strong <= 2 {
+            Carry::R728
+        } else {
+            Carry::R727
+        }
+    }
+
+    /// States per position.
+    pub(crate) fn states(self) -> usize {
+        match self {
+            Carry::None => 1,
+            Carry::R728 => 11,
+            Carry::R727 => 12,
+        }
+    }
+
+    /// Whether the lone king stands on the main road.
+    fn on_road(s: &Slots) -> bool {
+        let lone = if s.them_men == 0 && s.them_kings.count_ones() == 1 {
+            s.them_kings
+        } else {
+            s.us_kings
+        };
+        lone & ROAD != 0
+    }
+
+    /// The state of a position where the material has just arisen.
+    pub(crate) fn fresh(self, s: &Slots) -> usize {
+        match self {
+            Carry::R727 if Carry::on_road(s) => 1,
+            _ => 0,
+        }
+    }
+
+    /// Whether state `k` can be that of position `s`.
+    fn valid(self, k: usize, s: &Slots) -> bool {
+        match self {
+            Carry::None => k == 0,
+            Carry::R728 => true,
+            Carry::R727 => (k == 0) != Carry::on_road(s),
+        }
+    }
+
+    /// The count has ended the game.
+    fn fired(self, k: usize) -> bool {
+        match self {
+            Carry::None => false,
+            Carry::R728 => k >= 10,
+            Carry::R727 => k >= 11,
+        }
+    }
+
+    /// The state after a move from state `k` to position `q`.
+    fn next(self, k: usize, q: &Slots) -> usize {
+        match self {
+            Carry::None => 0,
+            Carry::R728 => (k + 1).min(10),
+            Carry::R727 => {
+                if !Carry::on_road(q) {
+                    0
+                } else if k == 0 {
+                    1
+                } else {
+                    (k + 1).min(11)
+                }
+            }
+        }
+    }
+
+    /// The state standing in a search's counters (those of a position of
+    /// this kind).
+    pub(crate) fn state_of(self, d: &DrawState) -> usize {
+        let (r727, r728) = d.lone_king_counts();
+        match self {
+            Carry::None => 0,
+            Carry::R728 => r728.unwrap_or(0).min(10) as usize,
+            Carry::R727 => r727.map_or(0, |p| (p as usize + 1).min(11)),
+        }
+    }
+
+    /// Call `f` with every state of `p` whose move to `q` gives state `k`.
+    fn prev(self, k: usize, p: &Slots, q: &Slots, mut f: impl FnMut(usize)) {
+        match self {
+            Carry::None => f(0),
+            Carry::R728 => {
+                if k >= 1 {
+                    f(k - 1);
+                }
+            }
+            Carry::R727 => {
+                let (pr, qr) = (Carry::on_road(p), Carry::on_road(q));
+                match (pr, qr) {
+                    (false, false) if k == 0 => f(0),
+                    (false, true) if k == 1 => f(0),
+                    (true, false) if k == 0 => (1..=10).for_each(f),
+                    (true, true) if k >= 2 => f(k - 1),
+                    _ => {}
+                }
+            }
+        }
+    }
+}
+
+/// The retrograde result of a pair: per side and state (`index * states +
+/// state`), the value without the counting rules (but with the counter the
+/// state carries) and the plies to the end of the combination (the winning
+/// conversion, or the position where the loser cannot move) under best
+/// play.
+pub(crate) struct Plain {
+    pub combos: [Combo; 2],
+    pub carry: Carry,
+    pub value: [Vec<u8>; 2],
+    pub dist: [Vec<u8>; 2],
+}
+
+impl Plain {
+    pub(crate) fn side(&self, c: Combo) -> Option<usize> {
+        self.combos.iter().position(|&x| x == c)
+    }
+}
+
+/// A built side: its combination, its table, and (lone-king combinations)
+/// its values by state.
+pub(crate) type BuiltSide = (Combo, Vec<u8>, Option<Vec<u8>>);
+
+/// Values of whole groups of lone-king combinations, by state, for the
+/// promotions within a group.
+pub(crate) type Carried = HashMap<Combo, Arc<Vec<u8>>>;
+
+/// Build the pair of `combo` (and its swap): the final values of each side,
+/// and, for lone-king combinations, the values by state.
+pub(crate) fn build_pair(
+    variant: Variant,
+    combo: Combo,
+    finished: &Finished,
+    carried: &Carried,
+    plains: &HashMap<Combo, Arc<Plain>>,
+) -> (Arc<Plain>, Vec<BuiltSide>) {
+    let plain = Arc::new(retrograde(variant, combo, finished, carried));
+    let n = combo.pieces();
+    let sides = if plain.combos[0] == plain.combos[1] {
+        1
+    } else {
+        2
+    };
+    let k_states = plain.carry.states();
+    let mut plains = plains.clone();
+    plains.insert(plain.combos[0], plain.clone());
+    plains.insert(plain.combos[1], plain.clone());
+    let mut out = Vec::new();
+    for s in 0..sides {
+        let c = plain.combos[s];
+        let class = Class::of(c);
+        let king_only = c.men() == 0;
+        let r726 = if n <= 5 { 60 } else { 120 };
+        let value = &plain.value[s];
+        let dist = &plain.dist[s];
+        // Exact values by state.
+        let mut exact: Vec<u8> = value.clone();
+        let mut to_solve = Vec::new();
+        for st in 0..value.len() {
+            let v = value[st];
+            if v != WIN && v != LOSS {
+                continue;
+            }
+            let d = dist[st] as u32;
+            match (class, plain.carry) {
+                (Class::Free, _) | (_, Carry::R728) => {}
+                _ => {
+                    if d <= 30 {
+                    } else if king_only || d > r726 {
+                        exact[st] = DRAW;
+                    } else {
+                        to_solve.push(st);
+                    }
+                }
+            }
+        }
+        if std::env::var_os("SHASHKI_EGDB_DEBUG").is_some() {
+            eprintln!(
+                "{c}: {class:?} {:?}: {} states to solve",
+                plain.carry,
+                to_solve.len()
+            );
+        }
+        if !to_solve.is_empty() {
+            // One memo per worker: the positions share most of their lines.
+            let chunk = to_solve.len().div_ceil(2 * rayon::current_num_threads());
+            let solved: Vec<(usize, u8)> = to_solve
+                .par_chunks(chunk)
+                .flat_map_iter(|chunk| {
+                    let mut solver = Solver::new(variant, finished, &plains);
+                    chunk
+                        .iter()
+                        .map(|&st| {
+                            let (i, k) = (st / k_states, st % k_states);
+                            let slots = c.decode(i as u64).expect("a decided index is a position");
+                            let pos = slots.position(variant);
+                            let draws = if k >= 1 && plain.carry == Carry::R727 {
+                                DrawState::with_r727(&pos, (k - 1) as u16)
+                            } else {
+                                DrawState::after(None, &pos)
+                            };
+                            (st, solver.solve(&pos, draws))
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            for (st, v) in solved {
+                exact[st] = v;
+            }
+        }
+        let table: Vec<u8> = (0..c.size())
+            .map(|i| match c.decode(i) {
+                None => NONE,
+                Some(slots) => exact[i as usize * k_states + plain.carry.fresh(&slots)],
+            })
+            .collect();
+        let by_state = (plain.carry != Carry::None).then_some(exact);
+        out.push((c, table, by_state));
+    }
+    (plain, out)
+}
+
+/// The retrograde analysis of the pair of `combo` without the counting
+/// rules (but with the counter the combination carries, see [`Carry`]):
+/// moves that leave the combination take the finished tables' values; what
+/// is not decided when nothing more follows is a draw.
+fn retrograde(variant: Variant, combo: Combo, finished: &Finished, carried: &Carried) -> Plain {
+    let combos = [combo, combo.swapped()];
+    let sides = if combos[0] == combos[1] { 1 } else { 2 };
+    let carry = Carry::of(combo);
+    let ks = carry.states();
+    // value, dist, children left
+    let mut state: Vec<Vec<(u8, u8, u8)>> = (0..sides)
+        .map(|s| {
+            let c = combos[s];
+            (0..c.size() * ks as u64)
+                .into_par_iter()
+                .map(|st| {
+                    first_look(
+                        variant,
+                        c,
+                        st / ks as u64,
+                        (st % ks as u64) as usize,
+                        carry,
+                        finished,
+                        carried,
+                    )
+                })
+                .collect()
+        })
+        .collect();
+    // The decided positions, by plies to the end.
+    let mut levels: Vec<Vec<(u8, u32)>> = vec![Vec::new(), Vec::new()];
+    for (s, st) in state.iter().enumerate() {
+        for (i, &(v, d, _)) in st.iter().enumerate() {
+            if v == WIN || v == LOSS {
+                levels[d as usize].push((s as u8, i as u32));
+            }
+        }
+    }
+    let mut d = 0;
+    while d < levels.len() {
+        let level = std::mem::take(&mut levels[d]);
+        let mut next = Vec::new();
+        for &(s, st) in &level {
+            let (v, _, _) = state[s as usize][st as usize];
+            let (i, k) = (st as usize / ks, st as usize % ks);
+            let q = combos[s as usize]
+                .decode(i as u64)
+                .expect("a decided index is a position");
+            let ps = if sides == 1 { 0 } else { 1 - s as usize };
+            predecessors(variant, &q, |p| {
+                let j = combos[ps].index(&p) as usize;
+                carry.prev(k, &p, &q, |pk| {
+                    let e = &mut state[ps][j * ks + pk];
+                    if e.0 != UNKNOWN && e.0 != UNKNOWN_DRAWN_EXIT {
+                        return;
+                    }
+                    let step = (d + 1).min(255) as u8;
+                    if v == LOSS {
+                        *e = (WIN, step, 0);
+                        next.push((ps as u8, (j * ks + pk) as u32));
+                    } else {
+                        e.2 -= 1;
+                        if e.2 == 0 {
+                            if e.0 == UNKNOWN_DRAWN_EXIT {
+                                *e = (DRAW, 0, 0);
+                            } else {
+                                *e = (LOSS, step, 0);
+                                next.push((ps as u8, (j * ks + pk) as u32));
+                            }
+                        }
+                    }
+                });
+            });
+        }
+        if !next.is_empty() {
+            if levels.len() <= d + 1 {
+                levels.resize(d + 2, Vec::new());
+            }
+            levels[d + 1].extend(next);
+        }
+        d += 1;
+    }
+    let mut value = [Vec::new(), Vec::new()];
+    let mut dist = [Vec::new(), Vec::new()];
+    for s in 0..sides {
+        value[s] = state[s]
+            .iter()
+            .map(|&(v, _, _)| if v >= UNKNOWN { DRAW } else { v })
+            .collect();
+        dist[s] = state[s].iter().map(|&(_, d, _)| d).collect();
+    }
+    if sides == 1 {
+        value[1] = value[0].clone();
+        dist[1] = dist[0].clone();
+    }
+    Plain {
+        combos,
+        carry,
+        value,
+        dist,
+    }
+}
+
+/// What one state's own moves tell: (value, plies, moves within the
+/// combination not yet decided).
+fn first_look(
+    variant: Variant,
+    c: Combo,
+    i: u64,
+    k: usize,
+    carry: Carry,
+    finished: &Finished,
+    carried: &Carried,
+) -> (u8, u8, u8) {
+    let Some(slots) = c.decode(i) else {
+        return (NONE, 0, 0);
+    };
+    if !carry.valid(k, &slots) {
+        return (NONE, 0, 0);
+    }
+    let pos = slots.position_unkeyed(variant);
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return (LOSS, 0, 0);
+    }
+    if carry.fired(k) {
+        return (DRAW, 0, 0);
+    }
+    let mut inside = 0u8;
+    let mut drawn_exit = false;
+    for m in moves.iter() {
+        if m.is_capture() || m.promotes() {
+            let child = pos.play(m);
+            let v = if m.promotes() && !m.is_capture() && carry != Carry::None {
+                // Within the group the count runs on.
+                let q = Slots::of(&child);
+                let qc = q.combo();
+                let ks = Carry::of(qc).states();
+                let t = carried
+                    .get(&qc)
+                    .unwrap_or_else(|| panic!("the table {qc} is built before {c}"));
+                t[qc.index(&q) as usize * ks + carry.next(k, &q)]
+            } else {
+                finished_value(finished, &child)
+            };
+            match flip(v) {
+                WIN => return (WIN, 1, 0),
+                DRAW => drawn_exit = true,
+                _ => {}
+            }
+        } else {
+            inside += 1;
+        }
+    }
+    match (inside, drawn_exit) {
+        (0, true) => (DRAW, 0, 0),
+        (0, false) => (LOSS, 1, 0),
+        (n, true) => (UNKNOWN_DRAWN_EXIT, 0, n),
+        (n, false) => (UNKNOWN, 0, n),
+    }
+}
+
+/// Call `f` with every position (seen from its side to move) that reaches
+/// `q` by a move within the combination: a quiet move of one of `q`'s
+/// "them" pieces, back where it came from, in a position where that side
+/// had no capture.
+pub(crate) fn predecessors(variant: Variant, q: &Slots, mut f: impl FnMut(Slots)) {
+    let occ = q.occupied();
+    let mut emit = |them_men: u32, them_kings: u32| {
+        let p = Slots {
+            us_men: turn(them_men),
+            us_kings: turn(them_kings),
+            them_men: turn(q.us_men),
+            them_kings: turn(q.us_kings),
+        };
+        if !crate::movegen::has_capture(&p.position_unkeyed(variant)) {
+            f(p);
+        }
+    };
+    // Their men move down: each came from one step up, if it was free.
+    let mut men = q.them_men;
+    while men != 0 {
+        let s = men.trailing_zeros() as usize;
+        men &= men - 1;
+        for dir in [0, 1] {
+            let from = NEXT[s][dir];
+            if from != 255 && occ & (1 << from) == 0 {
+                emit(q.them_men & !(1 << s) | 1 << from, q.them_kings);
+            }
+        }
+    }
+    // Their kings slid over free squares.
+    let mut kings = q.them_kings;
+    while kings != 0 {
+        let s = kings.trailing_zeros() as usize;
+        kings &= kings - 1;
+        for (dir, &first) in NEXT[s].iter().enumerate() {
+            let mut from = first;
+            while from != 255 && occ & (1 << from) == 0 {
+                emit(q.them_men, q.them_kings & !(1 << s) | 1 << from);
+                from = NEXT[from as usize][dir];
+            }
+        }
+    }
+}
+
+/// What to build.
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    pub variant: Variant,
+    /// Every combination with at most this many pieces.
+    pub pieces: u32,
+    pub dir: std::path::PathBuf,
+    /// Only this combination (and its swap), the smaller ones being present.
+    pub only: Option<Combo>,
+}
+
+/// One finished pair.
+#[derive(Clone, Debug)]
+pub struct PairReport {
+    pub combos: Vec<Combo>,
+    pub positions: u64,
+    /// Wins, draws, losses for the side to move, over both sides.
+    pub wdl: [u64; 3],
+    pub bytes: u64,
+    pub seconds: f64,
+    /// Found complete on disk and not built again.
+    pub skipped: bool,
+}
+
+/// The pairs to build for `pieces`, smallest first, each by the
+/// combination of the pair that names it.
+pub fn build_order(pieces: u32) -> Vec<Combo> {
+    let mut order = Vec::new();
+    for n in 2..=pieces {
+        let mut pairs: Vec<Combo> = Combo::all_with(n)
+            .into_iter()
+            .filter(|&c| c >= c.swapped())
+            .collect();
+        pairs.sort_by_key(|&c| (c.men(), std::cmp::Reverse(c)));
+        order.extend(pairs);
+    }
+    order
+}
+
+/// Load a finished table from its file, checking it whole.
+fn load_finished(opts: &BuildOptions, c: Combo) -> Result<Vec<u8>, String> {
+    let path = opts.dir.join(super::file::file_name(c));
+    super::file::TableFile::check_whole(&path)?;
+    super::file::TableFile::open(&path, opts.variant, c)?.all_values()
+}
+
+/// Build the tables `opts` asks for, calling `report` after each pair;
+/// pairs whose files are there and whole are checked and skipped.
+pub fn build(opts: &BuildOptions, report: &mut dyn FnMut(&PairReport)) -> Result<(), String> {
+    if super::file::variant_code(opts.variant).is_none() {
+        return Err(format!(
+            "endgame tables: there are none for {}",
+            opts.variant
+        ));
+    }
+    std::fs::create_dir_all(&opts.dir).map_err(|e| format!("{}: {e}", opts.dir.display()))?;
+    let max = match opts.only {
+        Some(c) => c.pieces(),
+        None => opts.pieces,
+    };
+    if !(2..=super::index::MAX_PIECES).contains(&max) {
+        return Err(format!(
+            "endgame tables: pieces must be from 2 to {}",
+            super::index::MAX_PIECES
+        ));
+    }
+    let target = opts.only.map(|c| c.max(c.swapped()));
+    let mut finished: Finished = HashMap::new();
+    let mut carried: Carried = HashMap::new();
+    let mut plains: HashMap<Combo, Arc<Plain>> = HashMap::new();
+    for pair in build_order(max) {
+        let combos: Vec<Combo> = if pair == pair.swapped() {
+            vec![pair]
+        } else {
+            vec![pair, pair.swapped()]
+        };
+        let is_target = target.map_or(true, |t| t == pair);
+        let on_disk: Option<Vec<Vec<u8>>> = combos
+            .iter()
+            .map(|&c| load_finished(opts, c).ok())
+            .collect();
+        if let Some(values) = on_disk {
+            // A lone-king pair found on disk is analysed again in memory
+            // (it is small): the pairs after it in its group need its
+            // values by state.
+            if Carry::of(pair) != Carry::None {
+                let (plain, tables) = build_pair(opts.variant, pair, &finished, &carried, &plains);
+                plains.insert(plain.combos[0], plain.clone());
+                plains.insert(plain.combos[1], plain);
+                for (c, _, by_state) in tables {
+                    if let Some(b) = by_state {
+                        carried.insert(c, Arc::new(b));
+                    }
+                }
+            }
+            let mut wdl = [0u64; 3];
+            let mut bytes = 0;
+            for (c, v) in combos.iter().zip(values) {
+                count(&v, &mut wdl);
+                bytes += std::fs::metadata(opts.dir.join(super::file::file_name(*c)))
+                    .map(|m| m.len())
+                    .unwrap_or(0);
+                finished.insert(*c, Arc::new(v));
+            }
+            if is_target {
+                report(&PairReport {
+                    positions: combos.iter().map(|c| c.size()).sum(),
+                    combos,
+                    wdl,
+                    bytes,
+                    seconds: 0.0,
+                    skipped: true,
+                });
+            }
+            continue;
+        }
+        if !is_target {
+            return Err(format!(
+                "endgame tables: {} is needed first (build the smaller tables, or all with --pieces)",
+                super::file::file_name(pair)
+            ));
+        }
+        let start = std::time::Instant::now();
+        let (plain, tables) = build_pair(opts.variant, pair, &finished, &carried, &plains);
+        if plain.carry != Carry::None {
+            plains.insert(plain.combos[0], plain.clone());
+            plains.insert(plain.combos[1], plain);
+        }
+        let mut wdl = [0u64; 3];
+        let mut bytes = 0;
+        for (c, v, by_state) in tables {
+            if let Some(b) = by_state {
+                carried.insert(c, Arc::new(b));
+            }
+            count(&v, &mut wdl);
+            bytes += super::file::write(
+                &opts.dir.join(super::file::file_name(c)),
+                opts.variant,
+                c,
+                &v,
+            )?;
+            finished.insert(c, Arc::new(v));
+        }
+        report(&PairReport {
+            positions: combos.iter().map(|c| c.size()).sum(),
+            combos,
+            wdl,
+            bytes,
+            seconds: start.elapsed().as_secs_f64(),
+            skipped: false,
+        });
+        if target.is_some() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+fn count(values: &[u8], wdl: &mut [u64; 3]) {
+    for &v in values {
+        match v {
+            WIN => wdl[0] += 1,
+            DRAW => wdl[1] += 1,
+            LOSS => wdl[2] += 1,
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    /// The moves back from a position are exactly the quiet, non-crowning
+    /// moves forward that lead to it (checked on random positions).
+    #[test]
+    fn predecessors_are_the_positions_whose_quiet_moves_lead_here() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        for variant in [Variant::Russian, Variant::Brazilian] {
+            for combo in Combo::all_with(3).into_iter().chain(Combo::all_with(4)) {
+                let size = combo.size();
+                for _ in 0..60 {
+                    let Some(q) = combo.decode(rng.gen_range(0..size)) else {
+                        continue;
+                    };
+                    let mut back = Vec::new();
+                    predecessors(variant, &q, |p| back.push(p));
+                    // Forward: every position of the swapped combination
+                    // with one quiet move to q.
+                    let pc = combo.swapped();
+                    let mut forward = Vec::new();
+                    for j in 0..pc.size() {
+                        let Some(p) = pc.decode(j) else { continue };
+                        let pos = p.position_unkeyed(variant);
+                        for m in pos.legal_moves().iter() {
+                            if !m.is_capture() && !m.promotes() && Slots::of(&pos.play(m)) == q {
+                                forward.push(p);
+                            }
+                        }
+                    }
+                    let key = |s: &Slots| (s.us_men, s.us_kings, s.them_men, s.them_kings);
+                    back.sort_by_key(key);
+                    forward.sort_by_key(key);
+                    assert_eq!(back, forward, "{variant} {combo} {q:?}");
+                }
+                if combo.pieces() == 4 {
+                    break;
+                }
+            }
+        }
+    }
+}

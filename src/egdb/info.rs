@@ -1,0 +1,165 @@
+//! `egdb info` and `egdb verify` on a folder of tables.
+
+use super::build::{finished_value, flip, Finished};
+use super::file::{file_name, TableFile};
+use super::index::{Combo, MAX_PIECES};
+use super::{DRAW, LOSS, NONE, WIN};
+use crate::variant::Variant;
+use rayon::prelude::*;
+use std::path::Path;
+use std::sync::Arc;
+
+/// The combinations whose files are in `dir`, by piece count.
+fn present(dir: &Path) -> Vec<Combo> {
+    (2..=MAX_PIECES)
+        .flat_map(Combo::all_with)
+        .filter(|&c| dir.join(file_name(c)).is_file())
+        .collect()
+}
+
+/// One line per combination and per piece count: positions, bytes, wins,
+/// draws, losses (for the side to move).
+pub fn describe(dir: &Path, variant: Variant) -> Result<Vec<String>, String> {
+    if !dir.is_dir() {
+        return Err(format!("'{}' is not a folder", dir.display()));
+    }
+    let combos = present(dir);
+    if combos.is_empty() {
+        return Err(format!("no endgame tables in '{}'", dir.display()));
+    }
+    let mut lines = vec![format!(
+        "{:<14} {:>12} {:>10} {:>12} {:>12} {:>12}",
+        "combination", "positions", "bytes", "wins", "draws", "losses"
+    )];
+    let mut by_pieces = std::collections::BTreeMap::<u32, [u64; 6]>::new();
+    for c in &combos {
+        let t = TableFile::open(&dir.join(file_name(*c)), variant, *c)?;
+        let mut n = [0u64; 4];
+        for v in t.all_values()? {
+            n[v as usize] += 1;
+        }
+        let bytes = t.file_size();
+        lines.push(format!(
+            "{:<14} {:>12} {:>10} {:>12} {:>12} {:>12}",
+            c.name(),
+            n[0] + n[1] + n[2],
+            bytes,
+            n[WIN as usize],
+            n[DRAW as usize],
+            n[LOSS as usize]
+        ));
+        let e = by_pieces.entry(c.pieces()).or_default();
+        e[0] += 1;
+        e[1] += n[0] + n[1] + n[2];
+        e[2] += bytes;
+        e[3] += n[WIN as usize];
+        e[4] += n[DRAW as usize];
+        e[5] += n[LOSS as usize];
+    }
+    for (p, e) in by_pieces {
+        let all = Combo::all_with(p).len();
+        lines.push(format!(
+            "{p} pieces: {} of {all} combinations, {} positions, {} bytes, +{} ={} -{}",
+            e[0], e[1], e[2], e[3], e[4], e[5]
+        ));
+    }
+    Ok(lines)
+}
+
+/// What `verify` found.
+pub struct Verified {
+    pub files: usize,
+    pub failures: usize,
+    pub lines: Vec<String>,
+}
+
+/// Check every file in `dir`: its checks, and the values against each
+/// other: a position that cannot move is lost, every win has a move to a
+/// position lost for the other side, every loss only moves to positions
+/// won for the other side (what the counting rules allow can only turn
+/// those into draws, never the other way, so these hold whatever the
+/// counters).
+pub fn verify(dir: &Path, variant: Variant) -> Result<Verified, String> {
+    let combos = present(dir);
+    if combos.is_empty() {
+        return Err(format!("no endgame tables in '{}'", dir.display()));
+    }
+    let mut finished = Finished::new();
+    let mut lines = Vec::new();
+    let mut failures = 0;
+    for &c in &combos {
+        let path = dir.join(file_name(c));
+        let loaded = TableFile::check_whole(&path)
+            .and_then(|_| TableFile::open(&path, variant, c))
+            .and_then(|t| t.all_values());
+        match loaded {
+            Ok(v) => {
+                finished.insert(c, Arc::new(v));
+            }
+            Err(e) => {
+                failures += 1;
+                lines.push(format!("FAILED {e}"));
+            }
+        }
+    }
+    for &c in &combos {
+        let Some(values) = finished.get(&c) else {
+            continue;
+        };
+        // Every table a move can lead to must be here to check against.
+        let needs_missing = (0..c.size()).into_par_iter().find_any(|&i| {
+            c.decode(i).is_some_and(|s| {
+                let pos = s.position_unkeyed(variant);
+                pos.legal_moves().iter().any(|m| {
+                    let (cc, _) = Combo::of(&pos.play(m));
+                    cc.us_men + cc.us_kings > 0 && !finished.contains_key(&cc)
+                })
+            })
+        });
+        if needs_missing.is_some() {
+            lines.push(format!(
+                "{c}: values checked by their files only (a table its moves lead to is missing)"
+            ));
+            continue;
+        }
+        let bad = (0..c.size()).into_par_iter().find_first(|&i| {
+            let Some(s) = c.decode(i) else {
+                return values[i as usize] != NONE;
+            };
+            let v = values[i as usize];
+            let pos = s.position_unkeyed(variant);
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                return v != LOSS;
+            }
+            let results = moves
+                .iter()
+                .map(|m| flip(finished_value(&finished, &pos.play(m))));
+            match v {
+                WIN => !results.clone().any(|r| r == WIN),
+                LOSS => !results.clone().all(|r| r == LOSS),
+                DRAW => false,
+                _ => true,
+            }
+        });
+        match bad {
+            Some(i) => {
+                failures += 1;
+                let pos = c
+                    .decode(i)
+                    .map(|s| crate::fen::position_text(&s.position(variant)));
+                lines.push(format!(
+                    "FAILED {}: position {i} ({}) disagrees with its moves",
+                    file_name(c),
+                    pos.unwrap_or_default()
+                ));
+            }
+            None => lines.push(format!("{}: ok", file_name(c))),
+        }
+    }
+    Ok(Verified {
+        files: combos.len(),
+        failures,
+        lines,
+    })
+}

@@ -1,0 +1,94 @@
+//! Endgame tables for Russian and Brazilian draughts: built here, exact
+//! under the rule book, probed in search.
+//!
+//! # What a table holds
+//!
+//! For every position of a material combination (how many men and kings
+//! each side has), seen from the side to move, one of win, draw or loss
+//! **under the rule book**: best play by both sides, captures compulsory
+//! (Brazilian: the majority), threefold repetition a draw, and the counting
+//! rules 7.2.4-7.2.8 counted **from this position with every counter at
+//! zero**, as they stand when the material has just arisen (a capture
+//! changes the material and sets every counter to zero). A win that a
+//! counting rule would turn into a draw is stored as a draw.
+//!
+//! Why values with the counters at zero, and not distances: two bits a
+//! position keep the tables small (all positions with up to five pieces fit
+//! in tens of megabytes), and the search meets a table exactly where the
+//! material changes, right after a capture, when every counter is zero and
+//! the stored value is the true one. Deeper inside one material the counters
+//! run, and the true value can only be the stored one or a draw (a running
+//! counter takes plies from both sides): a stored draw is then still exact,
+//! a stored win or loss is a bound the search uses without claiming more
+//! (see `crate::search`). Distances to the win would let the search decide
+//! those nodes too, at several times the size; they are left for later.
+//!
+//! # How a table is built
+//!
+//! Tables are built smallest first: a capture leads to fewer pieces, a
+//! promotion to fewer men, so what a position's moves lead to outside its
+//! own combination is already known. The two combinations of the same
+//! material with either side to move are built together ([`build`]):
+//!
+//! 1. A retrograde analysis without the counting rules gives every position
+//!    its value and the plies to the end of the combination under best play
+//!    (to the winning capture or promotion, or to the position where the
+//!    loser cannot move), the loser delaying as long as he can.
+//! 2. The counting rules are then applied exactly ([`Class`]):
+//!    * where a side has no king, no counting rule can end the game: the
+//!      values stand;
+//!    * with kings on both sides (and no lone king against three or fewer)
+//!      7.2.5 and 7.2.6 count, and 7.2.4 for four kings against one: a win
+//!      within 30 plies stands (no counter can reach its limit first); with
+//!      kings only, 7.2.5 counts every ply, so a longer one is a draw; with
+//!      men, one longer than the 7.2.6 limit is a draw, and those between
+//!      are decided by the exact solver ([`solve`]);
+//!    * a lone king against three or fewer pieces (7.2.7, 7.2.8, whose
+//!      counts survive a promotion or start again off the main road): every
+//!      win and loss is decided by the exact solver.
+//!
+//!    The exact solver searches positions together with the counters of
+//!    [`crate::game`] (the same code the game uses to end games), ending a
+//!    line where the material changes with every counter at zero (the
+//!    finished tables answer) or where step 1 already answers (a draw stays
+//!    a draw; a win or loss within the plies no running counter can end
+//!    stands).
+//!
+//! Repetition needs no counting: the winner's best line never repeats a
+//! position (the plies to the end fall with each of his moves), so the
+//! loser cannot reach a third occurrence, and a draw stays a draw.
+//!
+//! # Files
+//!
+//! One file a combination ([`file`]), named like `KKM-K.egdb` (the side to
+//! move's pieces first), in a folder per variant. Files are opened when a
+//! probe first needs them; a block is read, checked and unpacked the first
+//! time a probe needs it and kept.
+
+pub mod build;
+pub mod file;
+pub mod index;
+pub mod info;
+mod solve;
+mod tables;
+
+pub use build::Class;
+pub use index::Combo;
+pub use tables::{Tables, Wdl};
+
+/// A stored value: for the side to move.
+pub type Value = u8;
+pub const DRAW: Value = 0;
+pub const WIN: Value = 1;
+pub const LOSS: Value = 2;
+/// An index that is no position.
+pub const NONE: Value = 3;
+
+/// The folder of a variant's tables when none is named: `egdb/<variant>`
+/// under the working directory, or under `$SHASHKI_EGDB` when that is set.
+pub fn default_dir(variant: crate::Variant) -> std::path::PathBuf {
+    let base = std::env::var_os("SHASHKI_EGDB")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::PathBuf::from("egdb"));
+    base.join(variant.id())
+}
