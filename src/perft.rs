@@ -10,15 +10,20 @@ use rayon::prelude::*;
 
 /// Perft of `pos` to `depth`, on the calling thread.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
-    with_rules!(pos.variant(), R => perft_with::<R>(pos, depth))
+    if crate::board::has_popcnt() {
+        with_rules!(pos.variant(), R => perft_with::<R, true>(pos, depth))
+    } else {
+        with_rules!(pos.variant(), R => perft_with::<R, false>(pos, depth))
+    }
 }
 
 /// Perft for a known variant: the recursion calls the generator and make
-/// of that variant directly. The last ply is counted, not played.
-fn perft_with<R: Rules>(pos: &Position, depth: u32) -> u64 {
+/// of that variant directly. The last ply is counted, not played. `P`: the
+/// `popcnt` instruction may be used (`board::has_popcnt`).
+fn perft_with<R: Rules, const P: bool>(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
-        1 => movegen::count::<R>(pos) as u64,
+        1 => movegen::count::<R, P>(pos) as u64,
         _ => {
             let mut list = MoveList::new();
             movegen::gen::<R, true, _>(pos, &mut list);
@@ -26,7 +31,7 @@ fn perft_with<R: Rules>(pos: &Position, depth: u32) -> u64 {
             for m in list.iter() {
                 let mut child = *pos;
                 child.make_with::<R>(m);
-                total += perft_with::<R>(&child, depth - 1);
+                total += perft_with::<R, P>(&child, depth - 1);
             }
             total
         }
