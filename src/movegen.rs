@@ -253,6 +253,13 @@ fn can_capture<R: Rules>(pos: &Position) -> bool {
 }
 
 fn quiet_moves<R: Rules, S: MoveSink>(b: &Board, list: &mut S) {
+    each_quiet::<R>(b, |m| list.push(m));
+}
+
+/// Each quiet move (the side to move has no capture), into `f`, in the
+/// order of the generated list: men forward, then kings ray by ray.
+#[inline(always)]
+fn each_quiet<R: Rules>(b: &Board, mut f: impl FnMut(Move)) {
     let (me, empty, kings, men) = (b.me, b.empty, b.kings, b.men);
     let promo = R::PROMO[me.index()];
     for d in forward(me) {
@@ -264,7 +271,7 @@ fn quiet_moves<R: Rules, S: MoveSink>(b: &Board, list: &mut S) {
             let from = (t as i32 - step) as u8;
             // In the tower variants the crown is positional: no flag.
             let promotes = !R::TOWERS && promo & (1u64 << t) != 0;
-            list.push(Move::quiet(from, t, promotes));
+            f(Move::quiet(from, t, promotes));
         }
     }
     if R::KING_QUIET {
@@ -275,9 +282,26 @@ fn quiet_moves<R: Rules, S: MoveSink>(b: &Board, list: &mut S) {
             k &= k - 1;
             for d in 0..4 {
                 let (_, reach) = R::RAYS.scan(d, from as usize, occupied);
-                each_nearest_first(d, reach, |to| list.push(Move::quiet(from, to, false)));
+                each_nearest_first(d, reach, |to| f(Move::quiet(from, to, false)));
             }
         }
+    }
+}
+
+/// Call `f` with each distinct legal move of `pos` (perft's loop): the
+/// captures are generated into a list first, but quiet moves are made one
+/// at a time and never stored.
+#[inline(always)]
+pub(crate) fn for_each_move<R: Rules>(pos: &Position, mut f: impl FnMut(&Move)) {
+    let b = board::<R>(pos);
+    if b.must_capture::<R>() {
+        let mut list = MoveList::new();
+        captures::<R, DISTINCT, _>(pos, &b, &mut list);
+        for m in list.iter() {
+            f(m);
+        }
+    } else {
+        each_quiet::<R>(&b, |m| f(&m));
     }
 }
 

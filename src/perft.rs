@@ -3,7 +3,6 @@
 //! rayon.
 
 use crate::movegen;
-use crate::moves::MoveList;
 use crate::position::Position;
 use crate::variant::{with_rules, Rules};
 use rayon::prelude::*;
@@ -18,21 +17,24 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 }
 
 /// Perft for a known variant: the recursion calls the generator and make
-/// of that variant directly. The last ply is counted, not played. `P`: the
-/// `popcnt` instruction may be used (`board::has_popcnt`).
+/// of that variant directly. The last ply is counted, not played, and the
+/// plies above it count their children's moves without a call per child.
+/// `P`: the `popcnt` instruction may be used (`board::has_popcnt`).
 fn perft_with<R: Rules, const P: bool>(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => movegen::count::<R, P>(pos) as u64,
         _ => {
-            let mut list = MoveList::new();
-            movegen::gen::<R, true, _>(pos, &mut list);
             let mut total = 0;
-            for m in list.iter() {
+            movegen::for_each_move::<R>(pos, |m| {
                 let mut child = *pos;
                 child.make_with::<R>(m);
-                total += perft_with::<R, P>(&child, depth - 1);
-            }
+                total += if depth == 2 {
+                    movegen::count::<R, P>(&child) as u64
+                } else {
+                    perft_with::<R, P>(&child, depth - 1)
+                };
+            });
             total
         }
     }
