@@ -17,7 +17,8 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 }
 
 /// Perft for a known variant: the recursion calls the generator and make
-/// of that variant directly. The last ply is counted, not played, and the
+/// of that variant directly (without the Zobrist key, which perft never
+/// reads). The last ply is counted, not played, and the
 /// plies above it count their children's moves without a call per child.
 /// `P`: the `popcnt` instruction may be used (`board::has_popcnt`).
 fn perft_with<R: Rules, const P: bool>(pos: &Position, depth: u32) -> u64 {
@@ -28,7 +29,7 @@ fn perft_with<R: Rules, const P: bool>(pos: &Position, depth: u32) -> u64 {
             let mut total = 0;
             movegen::for_each_move::<R>(pos, |m| {
                 let mut child = *pos;
-                child.make_with::<R>(m);
+                child.make_unkeyed::<R>(m);
                 total += if depth == 2 {
                     movegen::count::<R, P>(&child) as u64
                 } else {

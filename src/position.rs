@@ -303,38 +303,58 @@ impl Position {
     /// `make` for a known variant (the hot loops call this directly).
     #[inline(always)]
     pub(crate) fn make_with<R: Rules>(&mut self, mv: &Move) {
+        self.make_keyed::<R, true>(mv);
+    }
+
+    /// `make` without updating the Zobrist key, which is left stale: for
+    /// perft, whose positions are only counted, never looked up, and never
+    /// leave it.
+    #[inline(always)]
+    pub(crate) fn make_unkeyed<R: Rules>(&mut self, mv: &Move) {
+        self.make_keyed::<R, false>(mv);
+    }
+
+    /// `make`, updating the key when `KEY`.
+    #[inline(always)]
+    fn make_keyed<R: Rules, const KEY: bool>(&mut self, mv: &Move) {
         let me = self.side;
         let them = me.opposite();
         let (from, to) = (mv.from(), mv.to());
         let keys = &KEYS;
         if R::TOWERS {
             let (own, other) = self.counts(from);
-            self.key ^= keys.tower(me, own, other, from);
+            let mut key = self.key;
+            key ^= keys.tower(me, own, other, from);
             self.pieces[me.index()] &= !from.bb();
             self.set_counts(from, 0, 0);
             for sq in mv.jumped() {
                 let (a, b) = self.counts(sq);
-                self.key ^= keys.tower(them, a, b, sq);
+                key ^= keys.tower(them, a, b, sq);
                 if a > 1 {
                     self.set_counts(sq, a - 1, b);
-                    self.key ^= keys.tower(them, a - 1, b, sq);
+                    key ^= keys.tower(them, a - 1, b, sq);
                 } else {
                     self.pieces[them.index()] &= !sq.bb();
                     self.set_counts(sq, b, 0);
                     if b > 0 {
                         self.pieces[me.index()] |= sq.bb();
-                        self.key ^= keys.tower(me, b, 0, sq);
+                        key ^= keys.tower(me, b, 0, sq);
                     }
                 }
             }
             let other = other + mv.jumps;
             self.set_counts(to, own, other);
             self.pieces[me.index()] |= to.bb();
-            self.key ^= keys.tower(me, own, other, to);
-            self.key ^= keys.side;
+            key ^= keys.tower(me, own, other, to);
+            key ^= keys.side;
+            if KEY {
+                self.key = key;
+            }
         } else {
             // The key first, from the board before the move.
-            self.key = self.key_after::<R>(mv);
+            if KEY {
+                self.key = self.key_after::<R>(mv);
+            }
             let is_king = self.kings & from.bb() != 0 || mv.promotes;
             self.pieces[me.index()] &= !from.bb();
             self.kings &= !from.bb();
