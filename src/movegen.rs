@@ -173,9 +173,9 @@ pub(crate) fn gen<R: Rules, const DEDUP: bool, S: MoveSink>(pos: &Position, list
     let b = board::<R>(pos);
     if b.must_capture::<R>() {
         if DEDUP {
-            captures::<R, DISTINCT, _>(pos, &b, list);
+            captures::<R, DISTINCT, false, _>(pos, &b, list);
         } else {
-            captures::<R, ALL_PATHS, _>(pos, &b, list);
+            captures::<R, ALL_PATHS, false, _>(pos, &b, list);
         }
     } else {
         quiet_moves::<R, _>(&b, list);
@@ -186,8 +186,12 @@ pub(crate) fn gen<R: Rules, const DEDUP: bool, S: MoveSink>(pos: &Position, list
 pub(crate) fn count<R: Rules, const P: bool>(pos: &Position) -> usize {
     let b = board::<R>(pos);
     if b.must_capture::<R>() {
-        let mut list = MoveList::new();
-        return captures::<R, COUNT, _>(pos, &b, &mut list);
+        if R::TOWERS {
+            let mut list = MoveList::new();
+            return captures::<R, COUNT, P, _>(pos, &b, &mut list);
+        }
+        // Men and kings: the walk counts without a list.
+        return captures::<R, COUNT, P, _>(pos, &b, &mut Discard);
     }
     let [f1, f2] = forward(b.me);
     let mut n = popcount::<P>(shift(b.men, R::STEPS[f1]) & b.empty)
@@ -230,7 +234,7 @@ pub(crate) fn forcing<R: Rules, S: MoveSink>(
     if b.must_capture::<R>() {
         if generate {
             list.clear();
-            captures::<R, DISTINCT, _>(pos, &b, list);
+            captures::<R, DISTINCT, false, _>(pos, &b, list);
         }
         return Forcing::Captures;
     }
@@ -296,7 +300,7 @@ pub(crate) fn for_each_move<R: Rules>(pos: &Position, mut f: impl FnMut(&Move)) 
     let b = board::<R>(pos);
     if b.must_capture::<R>() {
         let mut list = MoveList::new();
-        captures::<R, DISTINCT, _>(pos, &b, &mut list);
+        captures::<R, DISTINCT, false, _>(pos, &b, &mut list);
         for m in list.iter() {
             f(m);
         }
@@ -305,10 +309,27 @@ pub(crate) fn for_each_move<R: Rules>(pos: &Position, mut f: impl FnMut(&Move)) 
     }
 }
 
+/// The sink of a walk that only counts (`COUNT` mode, men and kings): it
+/// is never given a move.
+struct Discard;
+
+impl MoveSink for Discard {
+    #[inline(always)]
+    fn push(&mut self, _: Move) {
+        unreachable!("a counting walk stores no move");
+    }
+    #[inline(always)]
+    fn clear(&mut self) {}
+    #[inline(always)]
+    fn moves(&self) -> &[Move] {
+        &[]
+    }
+}
+
 /// Generate the captures (the side to move has one); returns how many
 /// distinct moves there are. In `COUNT` mode the men-and-kings variants
-/// only count them and leave `list` empty.
-fn captures<R: Rules, const MODE: u8, S: MoveSink>(
+/// only count them and leave `list` empty. `P`: see [`popcount`].
+fn captures<R: Rules, const MODE: u8, const P: bool, S: MoveSink>(
     pos: &Position,
     b: &Board,
     list: &mut S,
@@ -350,6 +371,9 @@ fn captures<R: Rules, const MODE: u8, S: MoveSink>(
         }
     }
 
+    if MODE == COUNT && !R::TOWERS && walkers == 0 {
+        return simple.iter().map(|&b| popcount::<P>(b) as usize).sum();
+    }
     let mut walk = Walk::<R, MODE, S> {
         list,
         keys: SmallVec::new(),
@@ -371,11 +395,7 @@ fn captures<R: Rules, const MODE: u8, S: MoveSink>(
         start_king: false,
         _rules: std::marker::PhantomData,
     };
-    let simple_count: usize = simple.iter().map(|b| b.count_ones() as usize).sum();
-    if MODE == COUNT && !R::TOWERS && walkers == 0 {
-        return simple_count;
-    }
-    if simple_count > 0 {
+    if simple.iter().any(|&b| b != 0) {
         walk.best = 1;
         if MODE != COUNT {
             for (d, &movers) in simple.iter().enumerate() {
@@ -412,7 +432,11 @@ fn captures<R: Rules, const MODE: u8, S: MoveSink>(
     }
     if MODE == COUNT && !R::TOWERS {
         // Under the majority rule a longer capture voids the single jumps.
-        let simple_kept = if walk.best > 1 { 0 } else { simple_count };
+        let simple_kept = if walk.best > 1 {
+            0
+        } else {
+            simple.iter().map(|&b| popcount::<P>(b) as usize).sum()
+        };
         simple_kept + walk.keys.len()
     } else {
         walk.list.moves().len()
