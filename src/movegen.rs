@@ -382,6 +382,7 @@ fn captures<R: Rules, const MODE: u8, const P: bool, S: MoveSink>(
         mine: 0,
         opp,
         captured: 0,
+        victims: [0; 4],
         // Only the tower variants read these.
         towers: if R::TOWERS {
             pos.towers
@@ -426,8 +427,14 @@ fn captures<R: Rules, const MODE: u8, const P: bool, S: MoveSink>(
         walk.start_king = king;
         if king {
             walk.king_jumps(from, None);
-        } else {
+        } else if R::TOWERS {
             walk.man_jumps(from, None);
+        } else {
+            let empty = empty | 1u64 << from;
+            for (d, step) in R::STEPS.into_iter().enumerate() {
+                walk.victims[d] = opp & shift(empty, -step);
+            }
+            walk.man_walk(from);
         }
     }
     if MODE == COUNT && !R::TOWERS {
@@ -457,6 +464,11 @@ struct Walk<'a, R: Rules, const MODE: u8, S: MoveSink> {
     opp: Bitboard,
     /// Deferred removal: the pieces jumped so far.
     captured: Bitboard,
+    /// Deferred removal: per direction, the enemy pieces with an empty
+    /// square behind them (the capturer's start square counts as empty).
+    /// Nothing is removed during the walk, so these hold for all of it; a
+    /// man may jump the ones beside it that are not yet `captured`.
+    victims: [Bitboard; 4],
     /// Tower variants: scratch tower counts.
     towers: [u8; crate::board::MAX_BITS],
     path: [u8; MAX_JUMPS],
@@ -511,8 +523,11 @@ impl<R: Rules, const MODE: u8, S: MoveSink> Walk<'_, R, MODE, S> {
         } else {
             self.captured |= sq;
         }
-        self.path[self.n] = land;
-        self.jumped[self.n] = s;
+        // A counting walk of men and kings reads only the captured set.
+        if MODE != COUNT || R::TOWERS {
+            self.path[self.n] = land;
+            self.jumped[self.n] = s;
+        }
         self.n += 1;
         t
     }
@@ -535,6 +550,46 @@ impl<R: Rules, const MODE: u8, S: MoveSink> Walk<'_, R, MODE, S> {
     #[inline(always)]
     fn reland(&mut self, land: u8) {
         self.path[self.n - 1] = land;
+    }
+
+    /// Deferred removal: whether a man on `land` (a single-bit board) can
+    /// jump. The way back is over a captured piece, so it needs no test.
+    #[inline(always)]
+    fn man_can_jump(&self, land: Bitboard) -> bool {
+        let mut any = 0;
+        for (d, step) in R::STEPS.into_iter().enumerate() {
+            any |= shift(land, step) & self.victims[d];
+        }
+        any & !self.captured != 0
+    }
+
+    /// Deferred removal: the captures of a man standing on `sq` that can
+    /// jump (the start of a walk, or [`Walk::man_can_jump`] said so). Each
+    /// landing square from which no jump follows is recorded at once, with
+    /// no call for it; the order is [`Walk::man_jumps`]'s.
+    fn man_walk(&mut self, sq: u8) {
+        let me = self.me.index();
+        for d in 0..4 {
+            let step = R::STEPS[d];
+            let mid = shift(1u64 << sq, step) & self.victims[d] & !self.captured;
+            if mid == 0 {
+                continue;
+            }
+            let land = shift(mid, step);
+            let l = bit(land);
+            let t = self.take(mid, l);
+            let crowned = land & R::PROMO[me] != 0;
+            if crowned && R::PROMOTE_MID {
+                if !self.king_jumps(l, Some(d)) {
+                    self.record(l, true);
+                }
+            } else if self.man_can_jump(land) {
+                self.man_walk(l);
+            } else {
+                self.record(l, crowned);
+            }
+            self.untake(t);
+        }
     }
 
     /// Captures of a man standing on `sq`; `last` is the direction of the
