@@ -425,16 +425,22 @@ fn captures<R: Rules, const MODE: u8, const P: bool, S: MoveSink>(
         walk.mine = all_mine & !(1u64 << from);
         let king = kings & (1u64 << from) != 0;
         walk.start_king = king;
-        if king {
-            walk.king_jumps(from, None);
-        } else if R::TOWERS {
-            walk.man_jumps(from, None);
+        if R::TOWERS {
+            if king {
+                walk.king_jumps(from, None);
+            } else {
+                walk.man_jumps(from, None);
+            }
         } else {
             let empty = empty | 1u64 << from;
             for (d, step) in R::STEPS.into_iter().enumerate() {
                 walk.victims[d] = opp & shift(empty, -step);
             }
-            walk.man_walk(from);
+            if king {
+                walk.king_walk(from);
+            } else {
+                walk.man_walk(from);
+            }
         }
     }
     if MODE == COUNT && !R::TOWERS {
@@ -549,7 +555,9 @@ impl<R: Rules, const MODE: u8, S: MoveSink> Walk<'_, R, MODE, S> {
     /// several landing squares beyond the same piece).
     #[inline(always)]
     fn reland(&mut self, land: u8) {
-        self.path[self.n - 1] = land;
+        if MODE != COUNT || R::TOWERS {
+            self.path[self.n - 1] = land;
+        }
     }
 
     /// Deferred removal: whether a man on `land` (a single-bit board) can
@@ -580,13 +588,88 @@ impl<R: Rules, const MODE: u8, S: MoveSink> Walk<'_, R, MODE, S> {
             let t = self.take(mid, l);
             let crowned = land & R::PROMO[me] != 0;
             if crowned && R::PROMOTE_MID {
-                if !self.king_jumps(l, Some(d)) {
+                if self.king_can_jump(l, d) {
+                    self.king_walk(l);
+                } else {
                     self.record(l, true);
                 }
             } else if self.man_can_jump(land) {
                 self.man_walk(l);
             } else {
                 self.record(l, crowned);
+            }
+            self.untake(t);
+        }
+    }
+
+    /// Deferred removal: the first piece from `sq` in direction `d` if it
+    /// may be jumped now (0 otherwise).
+    #[inline(always)]
+    fn king_victim(&self, d: usize, sq: u8, occupied: Bitboard) -> Bitboard {
+        let (first, _) = R::RAYS.scan(d, sq as usize, occupied);
+        first & self.victims[d] & !self.captured
+    }
+
+    /// Deferred removal: whether a king that landed on `sq` after a jump
+    /// in direction `d` can jump again (straight back is over the captured
+    /// piece, so it needs no test).
+    #[inline(always)]
+    fn king_can_jump(&self, sq: u8, d: usize) -> bool {
+        let occupied = self.mine | self.opp;
+        (0..4).any(|e| e != 3 - d && self.king_victim(e, sq, occupied) != 0)
+    }
+
+    /// Deferred removal: the captures of a king standing on `sq` (the start
+    /// of a walk, or [`Walk::king_can_jump`] said it can jump). The landing
+    /// squares beyond a piece from which the capture goes on are found
+    /// without a call each: ahead, the next piece is the same for all of
+    /// them; sideways, two ray scans. Moves are found in
+    /// [`Walk::king_jumps`]'s order.
+    fn king_walk(&mut self, sq: u8) {
+        // Nothing is removed before the move ends: the board stays as it is.
+        let occupied = self.mine | self.opp;
+        for d in 0..4 {
+            // Straight back, the first piece is the one just captured.
+            let victim = self.king_victim(d, sq, occupied);
+            if victim == 0 {
+                continue;
+            }
+            // The empty squares beyond the victim (at least one: it is in
+            // `victims`), up to the next piece.
+            let (next, land) = R::RAYS.scan(d, bit(victim) as usize, occupied);
+            let t = self.take(victim, 0);
+            let mut goes_on = if next & self.victims[d] & !self.captured != 0 {
+                land
+            } else {
+                0
+            };
+            if goes_on == 0 {
+                let mut rest = land;
+                while rest != 0 {
+                    let l = bit(rest);
+                    rest &= rest - 1;
+                    for e in [d ^ 1, d ^ 2] {
+                        // The two directions across the diagonal of `d`.
+                        if self.king_victim(e, l, occupied) != 0 {
+                            goes_on |= 1u64 << l;
+                            break;
+                        }
+                    }
+                }
+            }
+            if goes_on == 0 {
+                let mut stops = land;
+                while stops != 0 {
+                    let l = bit(stops);
+                    stops &= stops - 1;
+                    self.reland(l);
+                    self.record(l, true);
+                }
+            } else {
+                each_nearest_first(d, goes_on, |l| {
+                    self.reland(l);
+                    self.king_walk(l);
+                });
             }
             self.untake(t);
         }
