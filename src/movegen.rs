@@ -439,7 +439,8 @@ fn captures<R: Rules, const MODE: u8, const P: bool, S: MoveSink>(
             if king {
                 walk.king_walk(from);
             } else {
-                walk.man_walk(from);
+                let targets = walk.man_targets(1u64 << from);
+                walk.man_walk(from, targets);
             }
         }
     }
@@ -560,45 +561,53 @@ impl<R: Rules, const MODE: u8, S: MoveSink> Walk<'_, R, MODE, S> {
         }
     }
 
-    /// Deferred removal: whether a man on `land` (a single-bit board) can
-    /// jump. The way back is over a captured piece, so it needs no test.
+    /// Deferred removal: the pieces a man on `from` (a single-bit board)
+    /// can jump now. After a jump, the way back is over a captured piece,
+    /// so it needs no test.
     #[inline(always)]
-    fn man_can_jump(&self, land: Bitboard) -> bool {
-        let mut any = 0;
+    fn man_targets(&self, from: Bitboard) -> Bitboard {
+        let mut targets = 0;
         for (d, step) in R::STEPS.into_iter().enumerate() {
-            any |= shift(land, step) & self.victims[d];
+            targets |= shift(from, step) & self.victims[d];
         }
-        any & !self.captured != 0
+        targets & !self.captured
     }
 
     /// Deferred removal: the captures of a man standing on `sq` that can
-    /// jump (the start of a walk, or [`Walk::man_can_jump`] said so). Each
+    /// jump the pieces `targets` ([`Walk::man_targets`], not empty). Each
     /// landing square from which no jump follows is recorded at once, with
-    /// no call for it; the order is [`Walk::man_jumps`]'s.
-    fn man_walk(&mut self, sq: u8) {
+    /// no call for it. The jumps are tried in [`Walk::man_jumps`]'s order
+    /// of directions: north-west and north-east are the targets above `sq`
+    /// (higher bits), in that order, then south-west and south-east below.
+    fn man_walk(&mut self, sq: u8, targets: Bitboard) {
         let me = self.me.index();
-        for d in 0..4 {
-            let step = R::STEPS[d];
-            let mid = shift(1u64 << sq, step) & self.victims[d] & !self.captured;
-            if mid == 0 {
-                continue;
-            }
-            let land = shift(mid, step);
-            let l = bit(land);
-            let t = self.take(mid, l);
-            let crowned = land & R::PROMO[me] != 0;
-            if crowned && R::PROMOTE_MID {
-                if self.king_can_jump(l, d) {
-                    self.king_walk(l);
+        let above = targets & (u64::MAX << sq);
+        for half in [above, targets & !above] {
+            let mut rest = half;
+            while rest != 0 {
+                let m = bit(rest);
+                rest &= rest - 1;
+                // The landing square is one step beyond, as far again.
+                let l = 2 * m - sq;
+                let land = 1u64 << l;
+                let t = self.take(1u64 << m, l);
+                let crowned = land & R::PROMO[me] != 0;
+                if crowned && R::PROMOTE_MID {
+                    if self.king_can_jump(l) {
+                        self.king_walk(l);
+                    } else {
+                        self.record(l, true);
+                    }
                 } else {
-                    self.record(l, true);
+                    let next = self.man_targets(land);
+                    if next != 0 {
+                        self.man_walk(l, next);
+                    } else {
+                        self.record(l, crowned);
+                    }
                 }
-            } else if self.man_can_jump(land) {
-                self.man_walk(l);
-            } else {
-                self.record(l, crowned);
+                self.untake(t);
             }
-            self.untake(t);
         }
     }
 
@@ -610,13 +619,12 @@ impl<R: Rules, const MODE: u8, S: MoveSink> Walk<'_, R, MODE, S> {
         first & self.victims[d] & !self.captured
     }
 
-    /// Deferred removal: whether a king that landed on `sq` after a jump
-    /// in direction `d` can jump again (straight back is over the captured
-    /// piece, so it needs no test).
+    /// Deferred removal: whether a king on `sq`, where a jump just landed,
+    /// can jump again (straight back, the first piece is the captured one).
     #[inline(always)]
-    fn king_can_jump(&self, sq: u8, d: usize) -> bool {
+    fn king_can_jump(&self, sq: u8) -> bool {
         let occupied = self.mine | self.opp;
-        (0..4).any(|e| e != 3 - d && self.king_victim(e, sq, occupied) != 0)
+        (0..4).any(|e| self.king_victim(e, sq, occupied) != 0)
     }
 
     /// Deferred removal: the captures of a king standing on `sq` (the start
