@@ -17,9 +17,9 @@
 //! sequences are kept. Moves with the same start, final square and resulting
 //! position are kept once.
 
-use crate::board::{nearest, shift, Bitboard, Color};
+use crate::board::{nearest, shift, Bitboard, Color, MAX_BITS};
 use crate::moves::{Move, MoveList, MoveSink, MAX_JUMPS};
-use crate::position::Position;
+use crate::position::{Men, Position};
 use crate::variant::{with_rules, Rules};
 use smallvec::SmallVec;
 
@@ -78,17 +78,6 @@ fn forward(color: Color) -> [usize; 2] {
     }
 }
 
-/// Kings of the side to move (positional for towers).
-#[inline(always)]
-fn kings_of<R: Rules>(pos: &Position, me: Color) -> Bitboard {
-    let mine = pos.pieces[me.index()];
-    if R::TOWERS {
-        mine & R::PROMO[me.index()]
-    } else {
-        mine & pos.kings
-    }
-}
-
 /// What the capture walk produces: every route, distinct moves, or only
 /// the number of distinct moves.
 const ALL_PATHS: u8 = 0;
@@ -99,6 +88,8 @@ const COUNT: u8 = 2;
 struct Board {
     me: Color,
     empty: Bitboard,
+    /// The side to move's pieces (towers it tops).
+    mine: Bitboard,
     opp: Bitboard,
     kings: Bitboard,
     men: Bitboard,
@@ -108,11 +99,23 @@ struct Board {
 
 #[inline(always)]
 fn board<R: Rules>(pos: &Position) -> Board {
-    let me = pos.side;
-    let opp = pos.pieces[me.opposite().index()];
-    let empty = R::BOARD & !pos.occupied();
-    let kings = kings_of::<R>(pos, me);
-    let men = pos.pieces[me.index()] & !kings;
+    board_of::<R>(&pos.men())
+}
+
+/// The [`Board`] of the pieces `m` (towers: of the colour bitboards; their
+/// kings are positional).
+#[inline(always)]
+fn board_of<R: Rules>(m: &Men) -> Board {
+    let me = m.side;
+    let opp = m.pieces[me.opposite().index()];
+    let mine = m.pieces[me.index()];
+    let empty = R::BOARD & !(mine | opp);
+    let kings = if R::TOWERS {
+        mine & R::PROMO[me.index()]
+    } else {
+        mine & m.kings
+    };
+    let men = mine & !kings;
     let mut jumps = [0u64; 4];
     for (d, step) in R::STEPS.into_iter().enumerate() {
         jumps[d] = men & shift(opp & shift(empty, -step), -step);
@@ -120,6 +123,7 @@ fn board<R: Rules>(pos: &Position) -> Board {
     Board {
         me,
         empty,
+        mine,
         opp,
         kings,
         men,
@@ -173,9 +177,9 @@ pub(crate) fn gen<R: Rules, const DEDUP: bool, S: MoveSink>(pos: &Position, list
     let b = board::<R>(pos);
     if b.must_capture::<R>() {
         if DEDUP {
-            captures::<R, DISTINCT, false, _>(pos, &b, list);
+            captures::<R, DISTINCT, false, _>(&b, &pos.towers, list);
         } else {
-            captures::<R, ALL_PATHS, false, _>(pos, &b, list);
+            captures::<R, ALL_PATHS, false, _>(&b, &pos.towers, list);
         }
     } else {
         quiet_moves::<R, _>(&b, list);
@@ -184,15 +188,63 @@ pub(crate) fn gen<R: Rules, const DEDUP: bool, S: MoveSink>(pos: &Position, list
 
 /// [`count_moves`] for a known variant; `P`: see [`popcount`].
 pub(crate) fn count<R: Rules, const P: bool>(pos: &Position) -> usize {
+    if !R::TOWERS {
+        return count_men::<R, P>(pos.men());
+    }
     let b = board::<R>(pos);
     if b.must_capture::<R>() {
-        if R::TOWERS {
-            let mut list = MoveList::new();
-            return captures::<R, COUNT, P, _>(pos, &b, &mut list);
-        }
-        // Men and kings: the walk counts without a list.
-        return captures::<R, COUNT, P, _>(pos, &b, &mut Discard);
+        let mut list = MoveList::new();
+        return captures::<R, COUNT, P, _>(&b, &pos.towers, &mut list);
     }
+    count_quiet::<R, P>(&b)
+}
+
+/// [`count`] for men and kings, from the pieces alone (perft's last ply
+/// builds no position). Never inlined: perft's loop stays small.
+#[inline(never)]
+pub(crate) fn count_men<R: Rules, const P: bool>(m: Men) -> usize {
+    debug_assert!(!R::TOWERS);
+    let b = board_of::<R>(&m);
+    if b.must_capture::<R>() {
+        // The walk counts without a list, and reads no tower counts.
+        return captures::<R, COUNT, P, _>(&b, &NO_TOWERS, &mut Discard);
+    }
+    count_quiet::<R, P>(&b)
+}
+
+/// [`count_men`] where it is quick: when the side to move has men only
+/// and none can capture, the number of its moves; `None` otherwise. Small
+/// enough to inline into perft's loop, which calls [`count_men`] for the
+/// rest.
+#[inline(always)]
+pub(crate) fn count_men_quick<R: Rules, const P: bool>(m: &Men) -> Option<usize> {
+    let me = m.side;
+    let mine = m.pieces[me.index()];
+    if mine & m.kings != 0 {
+        return None;
+    }
+    let opp = m.pieces[me.opposite().index()];
+    let empty = R::BOARD & !(mine | opp);
+    let mut jumps = 0;
+    for step in R::STEPS {
+        jumps |= mine & shift(opp & shift(empty, -step), -step);
+    }
+    if jumps != 0 {
+        return None;
+    }
+    let [f1, f2] = forward(me);
+    Some(
+        (popcount::<P>(shift(mine, R::STEPS[f1]) & empty)
+            + popcount::<P>(shift(mine, R::STEPS[f2]) & empty)) as usize,
+    )
+}
+
+/// Tower counts for the walks of men and kings, which never read them.
+static NO_TOWERS: [u8; MAX_BITS] = [0; MAX_BITS];
+
+/// The number of quiet moves (the side to move has no capture).
+#[inline(always)]
+fn count_quiet<R: Rules, const P: bool>(b: &Board) -> usize {
     let [f1, f2] = forward(b.me);
     let mut n = popcount::<P>(shift(b.men, R::STEPS[f1]) & b.empty)
         + popcount::<P>(shift(b.men, R::STEPS[f2]) & b.empty);
@@ -234,7 +286,7 @@ pub(crate) fn forcing<R: Rules, S: MoveSink>(
     if b.must_capture::<R>() {
         if generate {
             list.clear();
-            captures::<R, DISTINCT, false, _>(pos, &b, list);
+            captures::<R, DISTINCT, false, _>(&b, &pos.towers, list);
         }
         return Forcing::Captures;
     }
@@ -286,7 +338,12 @@ fn each_quiet<R: Rules>(b: &Board, mut f: impl FnMut(Move)) {
             k &= k - 1;
             for d in 0..4 {
                 let (_, reach) = R::RAYS.scan(d, from as usize, occupied);
-                each_nearest_first(d, reach, |to| f(Move::quiet(from, to, false)));
+                each_nearest_first(
+                    d,
+                    reach,
+                    #[inline(always)]
+                    |to| f(Move::quiet(from, to, false)),
+                );
             }
         }
     }
@@ -300,12 +357,16 @@ pub(crate) fn for_each_move<R: Rules>(pos: &Position, mut f: impl FnMut(&Move)) 
     let b = board::<R>(pos);
     if b.must_capture::<R>() {
         let mut list = MoveList::new();
-        captures::<R, DISTINCT, false, _>(pos, &b, &mut list);
+        captures::<R, DISTINCT, false, _>(&b, &pos.towers, &mut list);
         for m in list.iter() {
             f(m);
         }
     } else {
-        each_quiet::<R>(&b, |m| f(&m));
+        each_quiet::<R>(
+            &b,
+            #[inline(always)]
+            |m| f(&m),
+        );
     }
 }
 
@@ -330,12 +391,12 @@ impl MoveSink for Discard {
 /// distinct moves there are. In `COUNT` mode the men-and-kings variants
 /// only count them and leave `list` empty. `P`: see [`popcount`].
 fn captures<R: Rules, const MODE: u8, const P: bool, S: MoveSink>(
-    pos: &Position,
     b: &Board,
+    towers: &[u8; MAX_BITS],
     list: &mut S,
 ) -> usize {
     let (me, kings, opp, empty, jumps) = (b.me, b.kings, b.opp, b.empty, b.jumps);
-    let all_mine = pos.pieces[me.index()];
+    let all_mine = b.mine;
     // Fast path (deferred removal only): a man whose every first jump ends
     // the capture - no further jump from the landing square, no crowning
     // mid-capture - makes one single-jump move per jump, with no walk. From
@@ -384,11 +445,7 @@ fn captures<R: Rules, const MODE: u8, const P: bool, S: MoveSink>(
         captured: 0,
         victims: [0; 4],
         // Only the tower variants read these.
-        towers: if R::TOWERS {
-            pos.towers
-        } else {
-            [0; crate::board::MAX_BITS]
-        },
+        towers: if R::TOWERS { *towers } else { [0; MAX_BITS] },
         path: [0; MAX_JUMPS],
         jumped: [0; MAX_JUMPS],
         n: 0,
@@ -477,7 +534,7 @@ struct Walk<'a, R: Rules, const MODE: u8, S: MoveSink> {
     /// man may jump the ones beside it that are not yet `captured`.
     victims: [Bitboard; 4],
     /// Tower variants: scratch tower counts.
-    towers: [u8; crate::board::MAX_BITS],
+    towers: [u8; MAX_BITS],
     path: [u8; MAX_JUMPS],
     jumped: [u8; MAX_JUMPS],
     n: usize,

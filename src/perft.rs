@@ -27,15 +27,30 @@ fn perft_with<R: Rules, const P: bool>(pos: &Position, depth: u32) -> u64 {
         1 => movegen::count::<R, P>(pos) as u64,
         _ => {
             let mut total = 0;
-            movegen::for_each_move::<R>(pos, |m| {
-                let mut child = *pos;
-                child.make_unkeyed::<R>(m);
-                total += if depth == 2 {
-                    movegen::count::<R, P>(&child) as u64
-                } else {
-                    perft_with::<R, P>(&child, depth - 1)
-                };
-            });
+            movegen::for_each_move::<R>(
+                pos,
+                #[inline(always)]
+                |m| {
+                    total += if depth == 2 && !R::TOWERS {
+                        // Men and kings: the child's pieces are all the
+                        // count needs, and most children count quickly.
+                        let child = pos.men().after(m);
+                        let n = match movegen::count_men_quick::<R, P>(&child) {
+                            Some(n) => n,
+                            None => movegen::count_men::<R, P>(child),
+                        };
+                        n as u64
+                    } else {
+                        let mut child = *pos;
+                        child.make_unkeyed::<R>(m);
+                        if depth == 2 {
+                            movegen::count::<R, P>(&child) as u64
+                        } else {
+                            perft_with::<R, P>(&child, depth - 1)
+                        }
+                    };
+                },
+            );
             total
         }
     }
