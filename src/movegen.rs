@@ -78,11 +78,22 @@ fn forward(color: Color) -> [usize; 2] {
     }
 }
 
-/// What the capture walk produces: every route, distinct moves, or only
-/// the number of distinct moves.
+/// What the capture walk produces: every route, distinct moves, only the
+/// number of distinct moves, or (`VISIT`, men and kings under free choice
+/// of capture) each distinct move handed to the sink as soon as it is found,
+/// without its route.
 const ALL_PATHS: u8 = 0;
 const DISTINCT: u8 = 1;
 const COUNT: u8 = 2;
+const VISIT: u8 = 3;
+
+/// Whether a walk in `mode` tells moves apart by their identity (captured
+/// squares, start, end, crowning) instead of comparing whole moves: the
+/// counting and visiting walks of men and kings, where each captured piece
+/// is jumped once.
+const fn keyed(mode: u8, towers: bool) -> bool {
+    (mode == COUNT || mode == VISIT) && !towers
+}
 
 /// What every generation step starts from.
 struct Board {
@@ -349,13 +360,20 @@ fn each_quiet<R: Rules>(b: &Board, mut f: impl FnMut(Move)) {
     }
 }
 
-/// Call `f` with each distinct legal move of `pos` (perft's loop): the
-/// captures are generated into a list first, but quiet moves are made one
-/// at a time and never stored.
+/// Call `f` with each distinct legal move of `pos` (perft's loop), in no
+/// particular order, as enough of a move for make: quiet moves are made
+/// one at a time and never stored; the captures of men and kings under free
+/// choice go to `f` as the walk finds them, without their route; other
+/// captures are generated into a list first.
 #[inline(always)]
 pub(crate) fn for_each_move<R: Rules>(pos: &Position, mut f: impl FnMut(&Move)) {
     let b = board::<R>(pos);
     if b.must_capture::<R>() {
+        if !R::TOWERS && !R::MAJORITY {
+            // Each capture is final when found: no list.
+            captures::<R, VISIT, false, _>(&b, &NO_TOWERS, &mut Visit(f));
+            return;
+        }
         let mut list = MoveList::new();
         captures::<R, DISTINCT, false, _>(&b, &pos.towers, &mut list);
         for m in list.iter() {
@@ -387,9 +405,28 @@ impl MoveSink for Discard {
     }
 }
 
+/// The sink of a visiting walk: each move goes to the function at once.
+struct Visit<F: FnMut(&Move)>(F);
+
+impl<F: FnMut(&Move)> MoveSink for Visit<F> {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        (self.0)(&m);
+    }
+    #[inline(always)]
+    fn clear(&mut self) {
+        unreachable!("a visited move cannot be taken back (majority rule)");
+    }
+    #[inline(always)]
+    fn moves(&self) -> &[Move] {
+        &[]
+    }
+}
+
 /// Generate the captures (the side to move has one); returns how many
 /// distinct moves there are. In `COUNT` mode the men-and-kings variants
-/// only count them and leave `list` empty. `P`: see [`popcount`].
+/// only count them and leave `list` empty; `VISIT` gives each to `list` as
+/// it is found (see [`VISIT`]). `P`: see [`popcount`].
 fn captures<R: Rules, const MODE: u8, const P: bool, S: MoveSink>(
     b: &Board,
     towers: &[u8; MAX_BITS],
@@ -397,6 +434,7 @@ fn captures<R: Rules, const MODE: u8, const P: bool, S: MoveSink>(
 ) -> usize {
     let (me, kings, opp, empty, jumps) = (b.me, b.kings, b.opp, b.empty, b.jumps);
     let all_mine = b.mine;
+    debug_assert!(MODE != VISIT || !(R::TOWERS || R::MAJORITY));
     // Fast path (deferred removal only): a man whose every first jump ends
     // the capture - no further jump from the landing square, no crowning
     // mid-capture - makes one single-jump move per jump, with no walk. From
@@ -501,7 +539,7 @@ fn captures<R: Rules, const MODE: u8, const P: bool, S: MoveSink>(
             }
         }
     }
-    if MODE == COUNT && !R::TOWERS {
+    if keyed(MODE, R::TOWERS) {
         // Under the majority rule a longer capture voids the single jumps.
         let simple_kept = if walk.best > 1 {
             0
@@ -517,8 +555,8 @@ fn captures<R: Rules, const MODE: u8, const P: bool, S: MoveSink>(
 /// The state of one capture walk.
 struct Walk<'a, R: Rules, const MODE: u8, S: MoveSink> {
     list: &'a mut S,
-    /// `COUNT` mode: the identity of each distinct capture found, as
-    /// (captured squares, from | to << 8 | crowned << 16).
+    /// Keyed walks ([`keyed`]): the identity of each distinct capture
+    /// found, as (captured squares, from | to << 8 | crowned << 16).
     keys: SmallVec<[(Bitboard, u32); 32]>,
     me: Color,
     from: u8,
@@ -587,8 +625,8 @@ impl<R: Rules, const MODE: u8, S: MoveSink> Walk<'_, R, MODE, S> {
         } else {
             self.captured |= sq;
         }
-        // A counting walk of men and kings reads only the captured set.
-        if MODE != COUNT || R::TOWERS {
+        // A keyed walk reads only the captured set.
+        if !keyed(MODE, R::TOWERS) {
             self.path[self.n] = land;
             self.jumped[self.n] = s;
         }
@@ -613,7 +651,7 @@ impl<R: Rules, const MODE: u8, S: MoveSink> Walk<'_, R, MODE, S> {
     /// several landing squares beyond the same piece).
     #[inline(always)]
     fn reland(&mut self, land: u8) {
-        if MODE != COUNT || R::TOWERS {
+        if !keyed(MODE, R::TOWERS) {
             self.path[self.n - 1] = land;
         }
     }
@@ -826,7 +864,6 @@ impl<R: Rules, const MODE: u8, S: MoveSink> Walk<'_, R, MODE, S> {
     /// A capture ends on `to`; `is_king` tells whether the mover is a king
     /// there (used for the crowning flag of men-and-kings variants).
     fn record(&mut self, to: u8, is_king: bool) {
-        let counting = MODE == COUNT && !R::TOWERS;
         if R::MAJORITY {
             if self.n < self.best {
                 return;
@@ -838,14 +875,21 @@ impl<R: Rules, const MODE: u8, S: MoveSink> Walk<'_, R, MODE, S> {
             }
         }
         let promotes = !R::TOWERS && is_king && !self.start_king;
-        if counting {
+        if keyed(MODE, R::TOWERS) {
             // Deferred removal: the captured set is the jumped squares.
             let key = (
                 self.captured,
                 self.from as u32 | (to as u32) << 8 | (promotes as u32) << 16,
             );
-            if !self.keys.contains(&key) {
-                self.keys.push(key);
+            if self.keys.contains(&key) {
+                return;
+            }
+            self.keys.push(key);
+            if MODE == VISIT {
+                let mut mv = Move::quiet(self.from, to, promotes);
+                mv.jumps = self.n as u8;
+                mv.captured = self.captured;
+                self.list.push(mv);
             }
             return;
         }
