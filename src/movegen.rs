@@ -671,39 +671,54 @@ impl<R: Rules, const MODE: u8, S: MoveSink> Walk<'_, R, MODE, S> {
     /// Deferred removal: the captures of a man standing on `sq` that can
     /// jump the pieces `targets` ([`Walk::man_targets`], not empty). Each
     /// landing square from which no jump follows is recorded at once, with
-    /// no call for it. The jumps are tried in [`Walk::man_jumps`]'s order
-    /// of directions: north-west and north-east are the targets above `sq`
+    /// no call for it. Where the order of the moves matters (not in keyed
+    /// walks), the jumps are tried in [`Walk::man_jumps`]'s order of
+    /// directions: north-west and north-east are the targets above `sq`
     /// (higher bits), in that order, then south-west and south-east below.
     fn man_walk(&mut self, sq: u8, targets: Bitboard) {
-        let me = self.me.index();
+        if keyed(MODE, R::TOWERS) {
+            let mut rest = targets;
+            while rest != 0 {
+                let m = bit(rest);
+                rest &= rest - 1;
+                self.man_jump(sq, m);
+            }
+            return;
+        }
         let above = targets & (u64::MAX << sq);
         for half in [above, targets & !above] {
             let mut rest = half;
             while rest != 0 {
                 let m = bit(rest);
                 rest &= rest - 1;
-                // The landing square is one step beyond, as far again.
-                let l = 2 * m - sq;
-                let land = 1u64 << l;
-                let t = self.take(1u64 << m, l);
-                let crowned = land & R::PROMO[me] != 0;
-                if crowned && R::PROMOTE_MID {
-                    if self.king_can_jump(l) {
-                        self.king_walk(l);
-                    } else {
-                        self.record(l, true);
-                    }
-                } else {
-                    let next = self.man_targets(land);
-                    if next != 0 {
-                        self.man_walk(l, next);
-                    } else {
-                        self.record(l, crowned);
-                    }
-                }
-                self.untake(t);
+                self.man_jump(sq, m);
             }
         }
+    }
+
+    /// [`Walk::man_walk`]'s jump from `sq` over the piece on `m`.
+    #[inline(always)]
+    fn man_jump(&mut self, sq: u8, m: u8) {
+        // The landing square is one step beyond, as far again.
+        let l = 2 * m - sq;
+        let land = 1u64 << l;
+        let t = self.take(1u64 << m, l);
+        let crowned = land & R::PROMO[self.me.index()] != 0;
+        if crowned && R::PROMOTE_MID {
+            if self.king_can_jump(l) {
+                self.king_walk(l);
+            } else {
+                self.record(l, true);
+            }
+        } else {
+            let next = self.man_targets(land);
+            if next != 0 {
+                self.man_walk(l, next);
+            } else {
+                self.record(l, crowned);
+            }
+        }
+        self.untake(t);
     }
 
     /// Deferred removal: the first piece from `sq` in direction `d` if it
