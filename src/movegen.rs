@@ -78,6 +78,39 @@ fn forward(color: Color) -> [usize; 2] {
     }
 }
 
+/// The side to move as a type, for perft: monomorphised per side, its
+/// loops read the colour's directions and promotion rank as constants.
+pub(crate) trait Side {
+    const COLOR: Color;
+    /// The side to move after this one.
+    type Other: Side;
+}
+
+/// White to move.
+pub(crate) struct WhiteToMove;
+/// Black to move.
+pub(crate) struct BlackToMove;
+
+impl Side for WhiteToMove {
+    const COLOR: Color = Color::White;
+    type Other = BlackToMove;
+}
+
+impl Side for BlackToMove {
+    const COLOR: Color = Color::Black;
+    type Other = WhiteToMove;
+}
+
+/// `m` with its side to move, `S`, as a constant.
+#[inline(always)]
+fn with_side<S: Side>(m: Men) -> Men {
+    debug_assert_eq!(m.side, S::COLOR);
+    Men {
+        side: S::COLOR,
+        ..m
+    }
+}
+
 /// What the capture walk produces: every route, distinct moves, only the
 /// number of distinct moves, or (`VISIT`, men and kings under free choice
 /// of capture) each distinct move handed to the sink as soon as it is found,
@@ -200,7 +233,10 @@ pub(crate) fn gen<R: Rules, const DEDUP: bool, S: MoveSink>(pos: &Position, list
 /// [`count_moves`] for a known variant; `P`: see [`popcount`].
 pub(crate) fn count<R: Rules, const P: bool>(pos: &Position) -> usize {
     if !R::TOWERS {
-        return count_men::<R, P>(pos.men());
+        return match pos.side {
+            Color::White => count_men::<R, P, WhiteToMove>(pos.men()),
+            Color::Black => count_men::<R, P, BlackToMove>(pos.men()),
+        };
     }
     let b = board::<R>(pos);
     if b.must_capture::<R>() {
@@ -213,9 +249,9 @@ pub(crate) fn count<R: Rules, const P: bool>(pos: &Position) -> usize {
 /// [`count`] for men and kings, from the pieces alone (perft's last ply
 /// builds no position). Never inlined: perft's loop stays small.
 #[inline(never)]
-pub(crate) fn count_men<R: Rules, const P: bool>(m: Men) -> usize {
+pub(crate) fn count_men<R: Rules, const P: bool, S: Side>(m: Men) -> usize {
     debug_assert!(!R::TOWERS);
-    let b = board_of::<R>(&m);
+    let b = board_of::<R>(&with_side::<S>(m));
     if b.must_capture::<R>() {
         // The walk counts without a list, and reads no tower counts.
         return captures::<R, COUNT, P, _>(&b, &NO_TOWERS, &mut Discard);
@@ -228,8 +264,9 @@ pub(crate) fn count_men<R: Rules, const P: bool>(m: Men) -> usize {
 /// enough to inline into perft's loop, which calls [`count_men`] for the
 /// rest.
 #[inline(always)]
-pub(crate) fn count_men_quick<R: Rules, const P: bool>(m: &Men) -> Option<usize> {
-    let me = m.side;
+pub(crate) fn count_men_quick<R: Rules, const P: bool, S: Side>(m: &Men) -> Option<usize> {
+    let me = S::COLOR;
+    debug_assert_eq!(m.side, me);
     let mine = m.pieces[me.index()];
     if mine & m.kings != 0 {
         return None;
@@ -360,14 +397,15 @@ fn each_quiet<R: Rules>(b: &Board, mut f: impl FnMut(Move)) {
     }
 }
 
-/// Call `f` with each distinct legal move of `pos` (perft's loop), in no
+/// Call `f` with each distinct legal move of `pos`, `S` to move (perft's
+/// loop), in no
 /// particular order, as enough of a move for make: quiet moves are made
 /// one at a time and never stored; the captures of men and kings under free
 /// choice go to `f` as the walk finds them, without their route; other
 /// captures are generated into a list first.
 #[inline(always)]
-pub(crate) fn for_each_move<R: Rules>(pos: &Position, mut f: impl FnMut(&Move)) {
-    let b = board::<R>(pos);
+pub(crate) fn for_each_move<R: Rules, S: Side>(pos: &Position, mut f: impl FnMut(&Move)) {
+    let b = board_of::<R>(&with_side::<S>(pos.men()));
     if b.must_capture::<R>() {
         if !R::TOWERS && !R::MAJORITY {
             // Each capture is final when found: no list.
@@ -427,6 +465,7 @@ impl<F: FnMut(&Move)> MoveSink for Visit<F> {
 /// distinct moves there are. In `COUNT` mode the men-and-kings variants
 /// only count them and leave `list` empty; `VISIT` gives each to `list` as
 /// it is found (see [`VISIT`]). `P`: see [`popcount`].
+#[inline(always)]
 fn captures<R: Rules, const MODE: u8, const P: bool, S: MoveSink>(
     b: &Board,
     towers: &[u8; MAX_BITS],
