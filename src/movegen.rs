@@ -916,8 +916,34 @@ impl<R: Rules, const MODE: u8, S: MoveSink> Walk<'_, R, MODE, S> {
     }
 
     /// A capture ends on `to`; `is_king` tells whether the mover is a king
-    /// there (used for the crowning flag of men-and-kings variants).
+    /// there (used for the crowning flag of men-and-kings variants). A
+    /// counting walk under free choice only keeps the move's identity, in
+    /// line; the rest is [`Walk::record_move`].
+    #[inline(always)]
     fn record(&mut self, to: u8, is_king: bool) {
+        if MODE == COUNT && keyed(MODE, R::TOWERS) && !R::MAJORITY {
+            let key = self.identity(to, is_king && !self.start_king);
+            if !self.keys.contains(&key) {
+                self.keys.push(key);
+            }
+            return;
+        }
+        self.record_move(to, is_king);
+    }
+
+    /// A keyed walk's identity of the capture ending on `to` (see
+    /// [`Walk::keys`]); under deferred removal the captured set is the
+    /// jumped squares.
+    #[inline(always)]
+    fn identity(&self, to: u8, promotes: bool) -> (Bitboard, u32) {
+        (
+            self.captured,
+            self.from as u32 | (to as u32) << 8 | (promotes as u32) << 16,
+        )
+    }
+
+    /// [`Walk::record`] but for counting walks under free choice.
+    fn record_move(&mut self, to: u8, is_king: bool) {
         if R::MAJORITY {
             if self.n < self.best {
                 return;
@@ -930,11 +956,7 @@ impl<R: Rules, const MODE: u8, S: MoveSink> Walk<'_, R, MODE, S> {
         }
         let promotes = !R::TOWERS && is_king && !self.start_king;
         if keyed(MODE, R::TOWERS) {
-            // Deferred removal: the captured set is the jumped squares.
-            let key = (
-                self.captured,
-                self.from as u32 | (to as u32) << 8 | (promotes as u32) << 16,
-            );
+            let key = self.identity(to, promotes);
             if self.keys.contains(&key) {
                 return;
             }
