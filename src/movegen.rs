@@ -16,6 +16,15 @@
 //! Captures are compulsory. Under the majority rule only the longest
 //! sequences are kept. Moves with the same start, final square and resulting
 //! position are kept once.
+//!
+//! Under deferred removal nothing leaves the board during a walk, so the
+//! walks of men and kings (`man_walk`, `king_walk`) read the enemy pieces
+//! that can be jumped in each direction once per capturer; the tower
+//! variants walk with `man_jumps` and `king_jumps`. For perft the
+//! generator also counts a position's moves without building them
+//! ([`count_moves`]; a counting walk keeps only each capture's identity,
+//! its captured squares, start, end and crowning) and hands moves to a
+//! function as they are found instead of listing them.
 
 use crate::board::{nearest, shift, Bitboard, Color, MAX_BITS};
 use crate::moves::{Move, MoveList, MoveSink, MAX_JUMPS};
@@ -398,11 +407,10 @@ fn each_quiet<R: Rules>(b: &Board, mut f: impl FnMut(Move)) {
 }
 
 /// Call `f` with each distinct legal move of `pos`, `S` to move (perft's
-/// loop), in no
-/// particular order, as enough of a move for make: quiet moves are made
-/// one at a time and never stored; the captures of men and kings under free
-/// choice go to `f` as the walk finds them, without their route; other
-/// captures are generated into a list first.
+/// loop), in no particular order, as enough of a move for make: quiet moves
+/// are made one at a time and never stored; the captures of men and kings
+/// under free choice go to `f` as the walk finds them, without their route;
+/// other captures are generated into a list first.
 #[inline(always)]
 pub(crate) fn for_each_move<R: Rules, S: Side>(pos: &Position, mut f: impl FnMut(&Move)) {
     let b = board_of::<R>(&with_side::<S>(pos.men()));
@@ -832,8 +840,9 @@ impl<R: Rules, const MODE: u8, S: MoveSink> Walk<'_, R, MODE, S> {
         }
     }
 
-    /// Captures of a man standing on `sq`; `last` is the direction of the
-    /// jump that brought it there. Returns whether any jump was possible.
+    /// Tower variants: captures of a man standing on `sq`; `last` is the
+    /// direction of the jump that brought it there. Returns whether any
+    /// jump was possible.
     fn man_jumps(&mut self, sq: u8, last: Option<usize>) -> bool {
         let mut found = false;
         // Both are the same again after each take/untake pair below.
@@ -867,8 +876,8 @@ impl<R: Rules, const MODE: u8, S: MoveSink> Walk<'_, R, MODE, S> {
         found
     }
 
-    /// Captures of a king standing on `sq`. Returns whether any jump was
-    /// possible.
+    /// Tower variants: captures of a king standing on `sq`. Returns whether
+    /// any jump was possible.
     fn king_jumps(&mut self, sq: u8, last: Option<usize>) -> bool {
         let mut found = false;
         for d in 0..4 {

@@ -4,7 +4,7 @@
 
 use crate::board::Color;
 use crate::movegen::{self, BlackToMove, Side, WhiteToMove};
-use crate::position::Position;
+use crate::position::{Men, Position};
 use crate::variant::{with_rules, Rules};
 use rayon::prelude::*;
 
@@ -44,9 +44,8 @@ fn perft_with<R: Rules, const P: bool, S: Side>(pos: &Position, depth: u32) -> u
                     total += if depth == 2 && !R::TOWERS {
                         // Men and kings: the child's pieces are all the
                         // count needs, and most children count quickly.
-                        let mut child = pos.men();
-                        child.side = S::COLOR;
-                        let child = child.after(m);
+                        let side = S::COLOR; // a constant
+                        let child = Men { side, ..pos.men() }.after(m);
                         let n = match movegen::count_men_quick::<R, P, S::Other>(&child) {
                             Some(n) => n,
                             None => movegen::count_men::<R, P, S::Other>(child),
