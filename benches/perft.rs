@@ -1,6 +1,6 @@
 //! Criterion benchmarks for perft and the move generator.
 //!
-//! Run with `cargo bench --bench perft` (about 2.5 minutes on a 2-core
+//! Run with `cargo bench --bench perft` (about 2 minutes on a 2-core
 //! machine, build excluded). The Russian depth-12 perft (544,770,444 leaves,
 //! a dozen runs of several seconds each, about one more minute) is skipped
 //! unless the environment variable `SHASHKI_BENCH_DEEP=1` is set:
