@@ -1,6 +1,6 @@
 //! Criterion benchmarks for perft and the move generator.
 //!
-//! Run with `cargo bench --bench perft` (about 1.5 minutes on a 2-core
+//! Run with `cargo bench --bench perft` (about 2 minutes on a 2-core
 //! machine, build excluded). The Russian depth-12 perft (544,770,444 leaves,
 //! a dozen runs of several seconds each, about one more minute) is skipped
 //! unless the environment variable `SHASHKI_BENCH_DEEP=1` is set:
@@ -21,6 +21,20 @@
 //!   (compare with `perft/russian-start/d8`, a tree of similar size, and d10).
 //! * `movegen/<variant>/...`: `movegen::generate` over a fixed set of
 //!   positions; throughput is positions per second ("elem/s").
+//! * `perft/speed-suite/d10`: the 13 positions of KestoG 1.1's perft suite
+//!   (`../shared/testdata/speed-suite.txt`, read at run time from
+//!   `$SHASHKI_SHARED` or `../shared` as the tests do), each to its depth
+//!   (10) with `perft::perft` on the bench thread, one after the other: one
+//!   time for the whole suite, to set against KestoG's 1.25 s (target: under
+//!   0.417 s, a third of it). `perft/speed-suite-each/<name>/d10` times each
+//!   position alone. The node counts are printed once before timing; no
+//!   reference values are kept for them (the tests check the fast perft
+//!   against plain generation on these positions).
+//!
+//! ```text
+//! cargo bench --bench perft -- speed-suite/d10    # the whole suite only
+//! cargo bench --bench perft -- speed-suite        # and each position
+//! ```
 //!
 //! Perft throughput is `Throughput::Elements(leaves)`, so criterion prints
 //! leaves per second as "elem/s". Every benchmark first checks its result
@@ -35,6 +49,7 @@ use shashki::movegen;
 use shashki::perft::{perft, perft_parallel};
 use shashki::{fen, MoveList, Position, Variant};
 use std::hint::black_box;
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// Russian start-position perft, distinct moves
@@ -278,5 +293,111 @@ fn movegen_sets(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, perft_russian, perft_adiyukh80, movegen_sets);
+/// The shared folder (rule book and test data): `$SHASHKI_SHARED` if set,
+/// otherwise `../shared` beside this crate, as the tests find it.
+fn shared_dir() -> PathBuf {
+    match std::env::var_os("SHASHKI_SHARED") {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        _ => PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("..")
+            .join("shared"),
+    }
+}
+
+/// One position of the speed suite: its name, the position and the depth.
+struct SuiteEntry {
+    name: String,
+    pos: Position,
+    depth: u32,
+}
+
+/// The speed suite, `testdata/speed-suite.txt` (`variant;name;position;depth`).
+fn speed_suite() -> Vec<SuiteEntry> {
+    let path = shared_dir().join("testdata").join("speed-suite.txt");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "cannot read {} ({e}); set SHASHKI_SHARED to the shared folder",
+            path.display()
+        )
+    });
+    let mut suite = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let at = || format!("{} line {}", path.display(), i + 1);
+        let fields: Vec<&str> = line.split(';').map(str::trim).collect();
+        assert_eq!(fields.len(), 4, "{}: expected 4 fields: {line}", at());
+        let variant: Variant = fields[0]
+            .parse()
+            .unwrap_or_else(|e| panic!("{}: {e}", at()));
+        let pos = fen::parse_position(variant, fields[2])
+            .unwrap_or_else(|e| panic!("{}: position refused: {e}", at()));
+        let depth = fields[3]
+            .parse()
+            .unwrap_or_else(|e| panic!("{}: bad depth: {e}", at()));
+        suite.push(SuiteEntry {
+            name: fields[1].to_string(),
+            pos,
+            depth,
+        });
+    }
+    assert!(!suite.is_empty(), "{}: no positions", path.display());
+    suite
+}
+
+/// The whole suite, serially: the sum of the perft counts.
+fn run_suite(suite: &[SuiteEntry]) -> u64 {
+    suite
+        .iter()
+        .map(|e| perft(black_box(&e.pos), black_box(e.depth)))
+        .sum()
+}
+
+fn perft_speed_suite(c: &mut Criterion) {
+    let suite = speed_suite();
+    let depths: Vec<u32> = suite.iter().map(|e| e.depth).collect();
+    let depth = depths[0];
+    assert!(
+        depths.iter().all(|&d| d == depth),
+        "speed-suite.txt: the suite has one depth"
+    );
+    // The counts once, outside the timed loop, for the record.
+    let mut total = 0;
+    for e in &suite {
+        let n = perft(&e.pos, e.depth);
+        println!("speed-suite {} depth {}: {n} nodes", e.name, e.depth);
+        total += n;
+    }
+    println!(
+        "speed-suite: {} positions, depth {depth}, {total} nodes",
+        suite.len()
+    );
+
+    let mut g = long_group(c, "perft/speed-suite", total, 10);
+    g.bench_function(format!("d{depth}"), |b| b.iter(|| run_suite(&suite)));
+    g.finish();
+
+    let mut g = c.benchmark_group("perft/speed-suite-each");
+    g.sampling_mode(SamplingMode::Flat)
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1));
+    for e in &suite {
+        g.throughput(Throughput::Elements(perft(&e.pos, e.depth)));
+        g.bench_function(format!("{}/d{}", e.name, e.depth), |b| {
+            b.iter(|| perft(black_box(&e.pos), black_box(e.depth)))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    perft_russian,
+    perft_adiyukh80,
+    movegen_sets,
+    perft_speed_suite
+);
 criterion_main!(benches);

@@ -322,3 +322,60 @@ fn adiyukh_published_series() {
         "rules/adiyukh.md, 80 squares",
     );
 }
+
+/// Perft by plain generation: every move of every node is made, down to
+/// depth 0 (no counting at the last ply, no shortcut of `perft::perft`).
+fn plain_perft(pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    pos.legal_moves()
+        .iter()
+        .map(|m| plain_perft(&pos.play(m), depth - 1))
+        .sum()
+}
+
+/// The positions of `testdata/speed-suite.txt` (`variant;name;position;depth`),
+/// as (name, position, depth).
+fn speed_suite() -> Vec<(String, Position, u32)> {
+    let text = read_shared("testdata/speed-suite.txt");
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = line.split(';').map(str::trim).collect();
+        assert_eq!(
+            fields.len(),
+            4,
+            "speed-suite.txt line {}: expected 4 fields: {line}",
+            i + 1
+        );
+        let variant = fields[0]
+            .parse::<Variant>()
+            .unwrap_or_else(|e| panic!("speed-suite.txt line {}: {e}", i + 1));
+        let depth = fields[3]
+            .parse()
+            .unwrap_or_else(|e| panic!("speed-suite.txt line {}: bad depth: {e}", i + 1));
+        out.push((fields[1].to_string(), position(variant, fields[2]), depth));
+    }
+    out
+}
+
+/// The speed suite has no reference counts: its perft (the benchmark's,
+/// counting the last ply without making it) is checked against plain
+/// generation at every depth up to one ply short of the benchmark's
+/// (about a second in all).
+#[test]
+fn speed_suite_perft_equals_plain_generation() {
+    let suite = speed_suite();
+    assert_eq!(suite.len(), 13, "speed-suite.txt: KestoG's 13 positions");
+    for (name, pos, suite_depth) in &suite {
+        for depth in 1..*suite_depth {
+            let fast = perft::perft(pos, depth);
+            let plain = plain_perft(pos, depth);
+            assert_eq!(fast, plain, "speed suite {name} depth {depth}");
+        }
+    }
+}

@@ -16,10 +16,19 @@
 //! Captures are compulsory. Under the majority rule only the longest
 //! sequences are kept. Moves with the same start, final square and resulting
 //! position are kept once.
+//!
+//! Under deferred removal nothing leaves the board during a walk, so the
+//! walks of men and kings (`man_walk`, `king_walk`) read the enemy pieces
+//! that can be jumped in each direction once per capturer; the tower
+//! variants walk with `man_jumps` and `king_jumps`. For perft the
+//! generator also counts a position's moves without building them
+//! ([`count_moves`]; a counting walk keeps only each capture's identity,
+//! its captured squares, start, end and crowning) and hands moves to a
+//! function as they are found instead of listing them.
 
-use crate::board::{nearest, shift, Bitboard, Color};
+use crate::board::{nearest, shift, Bitboard, Color, MAX_BITS};
 use crate::moves::{Move, MoveList, MoveSink, MAX_JUMPS};
-use crate::position::Position;
+use crate::position::{Men, Position};
 use crate::variant::{with_rules, Rules};
 use smallvec::SmallVec;
 
@@ -38,12 +47,30 @@ pub fn generate_all_paths(pos: &Position, list: &mut MoveList) {
 /// Number of distinct legal moves of `pos` (what perft counts one ply deep),
 /// without building quiet moves.
 pub fn count_moves(pos: &Position) -> usize {
-    with_rules!(pos.variant, R => count::<R>(pos))
+    if crate::board::has_popcnt() {
+        with_rules!(pos.variant, R => count::<R, true>(pos))
+    } else {
+        with_rules!(pos.variant, R => count::<R, false>(pos))
+    }
 }
 
 /// True when the side to move must capture.
 pub fn has_capture(pos: &Position) -> bool {
     with_rules!(pos.variant, R => can_capture::<R>(pos))
+}
+
+/// The number of squares of `b`: with the `popcnt` instruction when `P`
+/// (which the caller sets only where [`crate::board::has_popcnt`] said
+/// yes), `count_ones` otherwise (a dozen instructions on the x86-64
+/// baseline).
+#[inline(always)]
+fn popcount<const P: bool>(b: Bitboard) -> u32 {
+    if P {
+        // SAFETY: P is true only when `has_popcnt()` said yes.
+        unsafe { crate::board::popcount_hw(b) }
+    } else {
+        b.count_ones()
+    }
 }
 
 #[inline(always)]
@@ -60,27 +87,62 @@ fn forward(color: Color) -> [usize; 2] {
     }
 }
 
-/// Kings of the side to move (positional for towers).
+/// The side to move as a type, for perft: monomorphised per side, its
+/// loops read the colour's directions and promotion rank as constants.
+pub(crate) trait Side {
+    const COLOR: Color;
+    /// The side to move after this one.
+    type Other: Side;
+}
+
+/// White to move.
+pub(crate) struct WhiteToMove;
+/// Black to move.
+pub(crate) struct BlackToMove;
+
+impl Side for WhiteToMove {
+    const COLOR: Color = Color::White;
+    type Other = BlackToMove;
+}
+
+impl Side for BlackToMove {
+    const COLOR: Color = Color::Black;
+    type Other = WhiteToMove;
+}
+
+/// `m` with its side to move, `S`, as a constant.
 #[inline(always)]
-fn kings_of<R: Rules>(pos: &Position, me: Color) -> Bitboard {
-    let mine = pos.pieces[me.index()];
-    if R::TOWERS {
-        mine & R::PROMO[me.index()]
-    } else {
-        mine & pos.kings
+fn with_side<S: Side>(m: Men) -> Men {
+    debug_assert_eq!(m.side, S::COLOR);
+    Men {
+        side: S::COLOR,
+        ..m
     }
 }
 
-/// What the capture walk produces: every route, distinct moves, or only
-/// the number of distinct moves.
+/// What the capture walk produces: every route, distinct moves, only the
+/// number of distinct moves, or (`VISIT`, men and kings under free choice
+/// of capture) each distinct move handed to the sink as soon as it is found,
+/// without its route.
 const ALL_PATHS: u8 = 0;
 const DISTINCT: u8 = 1;
 const COUNT: u8 = 2;
+const VISIT: u8 = 3;
+
+/// Whether a walk in `mode` tells moves apart by their identity (captured
+/// squares, start, end, crowning) instead of comparing whole moves: the
+/// counting and visiting walks of men and kings, where each captured piece
+/// is jumped once.
+const fn keyed(mode: u8, towers: bool) -> bool {
+    (mode == COUNT || mode == VISIT) && !towers
+}
 
 /// What every generation step starts from.
 struct Board {
     me: Color,
     empty: Bitboard,
+    /// The side to move's pieces (towers it tops).
+    mine: Bitboard,
     opp: Bitboard,
     kings: Bitboard,
     men: Bitboard,
@@ -90,11 +152,23 @@ struct Board {
 
 #[inline(always)]
 fn board<R: Rules>(pos: &Position) -> Board {
-    let me = pos.side;
-    let opp = pos.pieces[me.opposite().index()];
-    let empty = R::BOARD & !pos.occupied();
-    let kings = kings_of::<R>(pos, me);
-    let men = pos.pieces[me.index()] & !kings;
+    board_of::<R>(&pos.men())
+}
+
+/// The [`Board`] of the pieces `m` (towers: of the colour bitboards; their
+/// kings are positional).
+#[inline(always)]
+fn board_of<R: Rules>(m: &Men) -> Board {
+    let me = m.side;
+    let opp = m.pieces[me.opposite().index()];
+    let mine = m.pieces[me.index()];
+    let empty = R::BOARD & !(mine | opp);
+    let kings = if R::TOWERS {
+        mine & R::PROMO[me.index()]
+    } else {
+        mine & m.kings
+    };
+    let men = mine & !kings;
     let mut jumps = [0u64; 4];
     for (d, step) in R::STEPS.into_iter().enumerate() {
         jumps[d] = men & shift(opp & shift(empty, -step), -step);
@@ -102,6 +176,7 @@ fn board<R: Rules>(pos: &Position) -> Board {
     Board {
         me,
         empty,
+        mine,
         opp,
         kings,
         men,
@@ -155,24 +230,81 @@ pub(crate) fn gen<R: Rules, const DEDUP: bool, S: MoveSink>(pos: &Position, list
     let b = board::<R>(pos);
     if b.must_capture::<R>() {
         if DEDUP {
-            captures::<R, DISTINCT, _>(pos, &b, list);
+            captures::<R, DISTINCT, false, _>(&b, &pos.towers, list);
         } else {
-            captures::<R, ALL_PATHS, _>(pos, &b, list);
+            captures::<R, ALL_PATHS, false, _>(&b, &pos.towers, list);
         }
     } else {
         quiet_moves::<R, _>(&b, list);
     }
 }
 
-pub(crate) fn count<R: Rules>(pos: &Position) -> usize {
+/// [`count_moves`] for a known variant; `P`: see [`popcount`].
+pub(crate) fn count<R: Rules, const P: bool>(pos: &Position) -> usize {
+    if !R::TOWERS {
+        return match pos.side {
+            Color::White => count_men::<R, P, WhiteToMove>(pos.men()),
+            Color::Black => count_men::<R, P, BlackToMove>(pos.men()),
+        };
+    }
     let b = board::<R>(pos);
     if b.must_capture::<R>() {
         let mut list = MoveList::new();
-        return captures::<R, COUNT, _>(pos, &b, &mut list);
+        return captures::<R, COUNT, P, _>(&b, &pos.towers, &mut list);
     }
+    count_quiet::<R, P>(&b)
+}
+
+/// [`count`] for men and kings, from the pieces alone (perft's last ply
+/// builds no position). Never inlined: perft's loop stays small.
+#[inline(never)]
+pub(crate) fn count_men<R: Rules, const P: bool, S: Side>(m: Men) -> usize {
+    debug_assert!(!R::TOWERS);
+    let b = board_of::<R>(&with_side::<S>(m));
+    if b.must_capture::<R>() {
+        // The walk counts without a list, and reads no tower counts.
+        return captures::<R, COUNT, P, _>(&b, &NO_TOWERS, &mut Discard);
+    }
+    count_quiet::<R, P>(&b)
+}
+
+/// [`count_men`] where it is quick: when the side to move has men only
+/// and none can capture, the number of its moves; `None` otherwise. Small
+/// enough to inline into perft's loop, which calls [`count_men`] for the
+/// rest.
+#[inline(always)]
+pub(crate) fn count_men_quick<R: Rules, const P: bool, S: Side>(m: &Men) -> Option<usize> {
+    let me = S::COLOR;
+    debug_assert_eq!(m.side, me);
+    let mine = m.pieces[me.index()];
+    if mine & m.kings != 0 {
+        return None;
+    }
+    let opp = m.pieces[me.opposite().index()];
+    let empty = R::BOARD & !(mine | opp);
+    let mut jumps = 0;
+    for step in R::STEPS {
+        jumps |= mine & shift(opp & shift(empty, -step), -step);
+    }
+    if jumps != 0 {
+        return None;
+    }
+    let [f1, f2] = forward(me);
+    Some(
+        (popcount::<P>(shift(mine, R::STEPS[f1]) & empty)
+            + popcount::<P>(shift(mine, R::STEPS[f2]) & empty)) as usize,
+    )
+}
+
+/// Tower counts for the walks of men and kings, which never read them.
+static NO_TOWERS: [u8; MAX_BITS] = [0; MAX_BITS];
+
+/// The number of quiet moves (the side to move has no capture).
+#[inline(always)]
+fn count_quiet<R: Rules, const P: bool>(b: &Board) -> usize {
     let [f1, f2] = forward(b.me);
-    let mut n = (shift(b.men, R::STEPS[f1]) & b.empty).count_ones()
-        + (shift(b.men, R::STEPS[f2]) & b.empty).count_ones();
+    let mut n = popcount::<P>(shift(b.men, R::STEPS[f1]) & b.empty)
+        + popcount::<P>(shift(b.men, R::STEPS[f2]) & b.empty);
     if R::KING_QUIET {
         let occupied = R::BOARD & !b.empty;
         let mut k = b.kings;
@@ -180,7 +312,7 @@ pub(crate) fn count<R: Rules>(pos: &Position) -> usize {
             let sq = k.trailing_zeros() as usize;
             k &= k - 1;
             for d in 0..4 {
-                n += R::RAYS.scan(d, sq, occupied).1.count_ones();
+                n += popcount::<P>(R::RAYS.scan(d, sq, occupied).1);
             }
         }
     }
@@ -211,7 +343,7 @@ pub(crate) fn forcing<R: Rules, S: MoveSink>(
     if b.must_capture::<R>() {
         if generate {
             list.clear();
-            captures::<R, DISTINCT, _>(pos, &b, list);
+            captures::<R, DISTINCT, false, _>(&b, &pos.towers, list);
         }
         return Forcing::Captures;
     }
@@ -234,6 +366,13 @@ fn can_capture<R: Rules>(pos: &Position) -> bool {
 }
 
 fn quiet_moves<R: Rules, S: MoveSink>(b: &Board, list: &mut S) {
+    each_quiet::<R>(b, |m| list.push(m));
+}
+
+/// Each quiet move (the side to move has no capture), into `f`, in the
+/// order of the generated list: men forward, then kings ray by ray.
+#[inline(always)]
+fn each_quiet<R: Rules>(b: &Board, mut f: impl FnMut(Move)) {
     let (me, empty, kings, men) = (b.me, b.empty, b.kings, b.men);
     let promo = R::PROMO[me.index()];
     for d in forward(me) {
@@ -245,7 +384,7 @@ fn quiet_moves<R: Rules, S: MoveSink>(b: &Board, list: &mut S) {
             let from = (t as i32 - step) as u8;
             // In the tower variants the crown is positional: no flag.
             let promotes = !R::TOWERS && promo & (1u64 << t) != 0;
-            list.push(Move::quiet(from, t, promotes));
+            f(Move::quiet(from, t, promotes));
         }
     }
     if R::KING_QUIET {
@@ -256,22 +395,93 @@ fn quiet_moves<R: Rules, S: MoveSink>(b: &Board, list: &mut S) {
             k &= k - 1;
             for d in 0..4 {
                 let (_, reach) = R::RAYS.scan(d, from as usize, occupied);
-                each_nearest_first(d, reach, |to| list.push(Move::quiet(from, to, false)));
+                each_nearest_first(
+                    d,
+                    reach,
+                    #[inline(always)]
+                    |to| f(Move::quiet(from, to, false)),
+                );
             }
         }
     }
 }
 
+/// Call `f` with each distinct legal move of `pos`, `S` to move (perft's
+/// loop), in no particular order, as enough of a move for make: quiet moves
+/// are made one at a time and never stored; the captures of men and kings
+/// under free choice go to `f` as the walk finds them, without their route;
+/// other captures are generated into a list first.
+#[inline(always)]
+pub(crate) fn for_each_move<R: Rules, S: Side>(pos: &Position, mut f: impl FnMut(&Move)) {
+    let b = board_of::<R>(&with_side::<S>(pos.men()));
+    if b.must_capture::<R>() {
+        if !R::TOWERS && !R::MAJORITY {
+            // Each capture is final when found: no list.
+            captures::<R, VISIT, false, _>(&b, &NO_TOWERS, &mut Visit(f));
+            return;
+        }
+        let mut list = MoveList::new();
+        captures::<R, DISTINCT, false, _>(&b, &pos.towers, &mut list);
+        for m in list.iter() {
+            f(m);
+        }
+    } else {
+        each_quiet::<R>(
+            &b,
+            #[inline(always)]
+            |m| f(&m),
+        );
+    }
+}
+
+/// The sink of a walk that only counts (`COUNT` mode, men and kings): it
+/// is never given a move.
+struct Discard;
+
+impl MoveSink for Discard {
+    #[inline(always)]
+    fn push(&mut self, _: Move) {
+        unreachable!("a counting walk stores no move");
+    }
+    #[inline(always)]
+    fn clear(&mut self) {}
+    #[inline(always)]
+    fn moves(&self) -> &[Move] {
+        &[]
+    }
+}
+
+/// The sink of a visiting walk: each move goes to the function at once.
+struct Visit<F: FnMut(&Move)>(F);
+
+impl<F: FnMut(&Move)> MoveSink for Visit<F> {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        (self.0)(&m);
+    }
+    #[inline(always)]
+    fn clear(&mut self) {
+        unreachable!("a visited move cannot be taken back (majority rule)");
+    }
+    #[inline(always)]
+    fn moves(&self) -> &[Move] {
+        &[]
+    }
+}
+
 /// Generate the captures (the side to move has one); returns how many
 /// distinct moves there are. In `COUNT` mode the men-and-kings variants
-/// only count them and leave `list` empty.
-fn captures<R: Rules, const MODE: u8, S: MoveSink>(
-    pos: &Position,
+/// only count them and leave `list` empty; `VISIT` gives each to `list` as
+/// it is found (see [`VISIT`]). `P`: see [`popcount`].
+#[inline(always)]
+fn captures<R: Rules, const MODE: u8, const P: bool, S: MoveSink>(
     b: &Board,
+    towers: &[u8; MAX_BITS],
     list: &mut S,
 ) -> usize {
     let (me, kings, opp, empty, jumps) = (b.me, b.kings, b.opp, b.empty, b.jumps);
-    let all_mine = pos.pieces[me.index()];
+    let all_mine = b.mine;
+    debug_assert!(MODE != VISIT || !(R::TOWERS || R::MAJORITY));
     // Fast path (deferred removal only): a man whose every first jump ends
     // the capture - no further jump from the landing square, no crowning
     // mid-capture - makes one single-jump move per jump, with no walk. From
@@ -307,6 +517,9 @@ fn captures<R: Rules, const MODE: u8, S: MoveSink>(
         }
     }
 
+    if MODE == COUNT && !R::TOWERS && walkers == 0 {
+        return simple.iter().map(|&b| popcount::<P>(b) as usize).sum();
+    }
     let mut walk = Walk::<R, MODE, S> {
         list,
         keys: SmallVec::new(),
@@ -315,12 +528,9 @@ fn captures<R: Rules, const MODE: u8, S: MoveSink>(
         mine: 0,
         opp,
         captured: 0,
+        victims: [0; 4],
         // Only the tower variants read these.
-        towers: if R::TOWERS {
-            pos.towers
-        } else {
-            [0; crate::board::MAX_BITS]
-        },
+        towers: if R::TOWERS { *towers } else { [0; MAX_BITS] },
         path: [0; MAX_JUMPS],
         jumped: [0; MAX_JUMPS],
         n: 0,
@@ -328,11 +538,7 @@ fn captures<R: Rules, const MODE: u8, S: MoveSink>(
         start_king: false,
         _rules: std::marker::PhantomData,
     };
-    let simple_count: usize = simple.iter().map(|b| b.count_ones() as usize).sum();
-    if MODE == COUNT && !R::TOWERS && walkers == 0 {
-        return simple_count;
-    }
-    if simple_count > 0 {
+    if simple.iter().any(|&b| b != 0) {
         walk.best = 1;
         if MODE != COUNT {
             for (d, &movers) in simple.iter().enumerate() {
@@ -361,15 +567,32 @@ fn captures<R: Rules, const MODE: u8, S: MoveSink>(
         walk.mine = all_mine & !(1u64 << from);
         let king = kings & (1u64 << from) != 0;
         walk.start_king = king;
-        if king {
-            walk.king_jumps(from, None);
+        if R::TOWERS {
+            if king {
+                walk.king_jumps(from, None);
+            } else {
+                walk.man_jumps(from, None);
+            }
         } else {
-            walk.man_jumps(from, None);
+            let empty = empty | 1u64 << from;
+            for (d, step) in R::STEPS.into_iter().enumerate() {
+                walk.victims[d] = opp & shift(empty, -step);
+            }
+            if king {
+                walk.king_walk(from);
+            } else {
+                let targets = walk.man_targets(1u64 << from);
+                walk.man_walk(from, targets);
+            }
         }
     }
-    if MODE == COUNT && !R::TOWERS {
+    if keyed(MODE, R::TOWERS) {
         // Under the majority rule a longer capture voids the single jumps.
-        let simple_kept = if walk.best > 1 { 0 } else { simple_count };
+        let simple_kept = if walk.best > 1 {
+            0
+        } else {
+            simple.iter().map(|&b| popcount::<P>(b) as usize).sum()
+        };
         simple_kept + walk.keys.len()
     } else {
         walk.list.moves().len()
@@ -379,8 +602,8 @@ fn captures<R: Rules, const MODE: u8, S: MoveSink>(
 /// The state of one capture walk.
 struct Walk<'a, R: Rules, const MODE: u8, S: MoveSink> {
     list: &'a mut S,
-    /// `COUNT` mode: the identity of each distinct capture found, as
-    /// (captured squares, from | to << 8 | crowned << 16).
+    /// Keyed walks ([`keyed`]): the identity of each distinct capture
+    /// found, as (captured squares, from | to << 8 | crowned << 16).
     keys: SmallVec<[(Bitboard, u32); 32]>,
     me: Color,
     from: u8,
@@ -390,8 +613,13 @@ struct Walk<'a, R: Rules, const MODE: u8, S: MoveSink> {
     opp: Bitboard,
     /// Deferred removal: the pieces jumped so far.
     captured: Bitboard,
+    /// Deferred removal: per direction, the enemy pieces with an empty
+    /// square behind them (the capturer's start square counts as empty).
+    /// Nothing is removed during the walk, so these hold for all of it; a
+    /// man may jump the ones beside it that are not yet `captured`.
+    victims: [Bitboard; 4],
     /// Tower variants: scratch tower counts.
-    towers: [u8; crate::board::MAX_BITS],
+    towers: [u8; MAX_BITS],
     path: [u8; MAX_JUMPS],
     jumped: [u8; MAX_JUMPS],
     n: usize,
@@ -444,8 +672,11 @@ impl<R: Rules, const MODE: u8, S: MoveSink> Walk<'_, R, MODE, S> {
         } else {
             self.captured |= sq;
         }
-        self.path[self.n] = land;
-        self.jumped[self.n] = s;
+        // A keyed walk reads only the captured set.
+        if !keyed(MODE, R::TOWERS) {
+            self.path[self.n] = land;
+            self.jumped[self.n] = s;
+        }
         self.n += 1;
         t
     }
@@ -467,11 +698,151 @@ impl<R: Rules, const MODE: u8, S: MoveSink> Walk<'_, R, MODE, S> {
     /// several landing squares beyond the same piece).
     #[inline(always)]
     fn reland(&mut self, land: u8) {
-        self.path[self.n - 1] = land;
+        if !keyed(MODE, R::TOWERS) {
+            self.path[self.n - 1] = land;
+        }
     }
 
-    /// Captures of a man standing on `sq`; `last` is the direction of the
-    /// jump that brought it there. Returns whether any jump was possible.
+    /// Deferred removal: the pieces a man on `from` (a single-bit board)
+    /// can jump now. After a jump, the way back is over a captured piece,
+    /// so it needs no test.
+    #[inline(always)]
+    fn man_targets(&self, from: Bitboard) -> Bitboard {
+        let mut targets = 0;
+        for (d, step) in R::STEPS.into_iter().enumerate() {
+            targets |= shift(from, step) & self.victims[d];
+        }
+        targets & !self.captured
+    }
+
+    /// Deferred removal: the captures of a man standing on `sq` that can
+    /// jump the pieces `targets` ([`Walk::man_targets`], not empty). Each
+    /// landing square from which no jump follows is recorded at once, with
+    /// no call for it. Where the order of the moves matters (not in keyed
+    /// walks), the jumps are tried in [`Walk::man_jumps`]'s order of
+    /// directions: north-west and north-east are the targets above `sq`
+    /// (higher bits), in that order, then south-west and south-east below.
+    fn man_walk(&mut self, sq: u8, targets: Bitboard) {
+        if keyed(MODE, R::TOWERS) {
+            let mut rest = targets;
+            while rest != 0 {
+                let m = bit(rest);
+                rest &= rest - 1;
+                self.man_jump(sq, m);
+            }
+            return;
+        }
+        let above = targets & (u64::MAX << sq);
+        for half in [above, targets & !above] {
+            let mut rest = half;
+            while rest != 0 {
+                let m = bit(rest);
+                rest &= rest - 1;
+                self.man_jump(sq, m);
+            }
+        }
+    }
+
+    /// [`Walk::man_walk`]'s jump from `sq` over the piece on `m`.
+    #[inline(always)]
+    fn man_jump(&mut self, sq: u8, m: u8) {
+        // The landing square is one step beyond, as far again.
+        let l = 2 * m - sq;
+        let land = 1u64 << l;
+        let t = self.take(1u64 << m, l);
+        let crowned = land & R::PROMO[self.me.index()] != 0;
+        if crowned && R::PROMOTE_MID {
+            if self.king_can_jump(l) {
+                self.king_walk(l);
+            } else {
+                self.record(l, true);
+            }
+        } else {
+            let next = self.man_targets(land);
+            if next != 0 {
+                self.man_walk(l, next);
+            } else {
+                self.record(l, crowned);
+            }
+        }
+        self.untake(t);
+    }
+
+    /// Deferred removal: the first piece from `sq` in direction `d` if it
+    /// may be jumped now (0 otherwise).
+    #[inline(always)]
+    fn king_victim(&self, d: usize, sq: u8, occupied: Bitboard) -> Bitboard {
+        let (first, _) = R::RAYS.scan(d, sq as usize, occupied);
+        first & self.victims[d] & !self.captured
+    }
+
+    /// Deferred removal: whether a king on `sq`, where a jump just landed,
+    /// can jump again (straight back, the first piece is the captured one).
+    #[inline(always)]
+    fn king_can_jump(&self, sq: u8) -> bool {
+        let occupied = self.mine | self.opp;
+        (0..4).any(|e| self.king_victim(e, sq, occupied) != 0)
+    }
+
+    /// Deferred removal: the captures of a king standing on `sq` (the start
+    /// of a walk, or [`Walk::king_can_jump`] said it can jump). The landing
+    /// squares beyond a piece from which the capture goes on are found
+    /// without a call each: ahead, the next piece is the same for all of
+    /// them; sideways, two ray scans. Moves are found in
+    /// [`Walk::king_jumps`]'s order.
+    fn king_walk(&mut self, sq: u8) {
+        // Nothing is removed before the move ends: the board stays as it is.
+        let occupied = self.mine | self.opp;
+        for d in 0..4 {
+            // Straight back, the first piece is the one just captured.
+            let victim = self.king_victim(d, sq, occupied);
+            if victim == 0 {
+                continue;
+            }
+            // The empty squares beyond the victim (at least one: it is in
+            // `victims`), up to the next piece.
+            let (next, land) = R::RAYS.scan(d, bit(victim) as usize, occupied);
+            let t = self.take(victim, 0);
+            let mut goes_on = if next & self.victims[d] & !self.captured != 0 {
+                land
+            } else {
+                0
+            };
+            if goes_on == 0 {
+                let mut rest = land;
+                while rest != 0 {
+                    let l = bit(rest);
+                    rest &= rest - 1;
+                    for e in [d ^ 1, d ^ 2] {
+                        // The two directions across the diagonal of `d`.
+                        if self.king_victim(e, l, occupied) != 0 {
+                            goes_on |= 1u64 << l;
+                            break;
+                        }
+                    }
+                }
+            }
+            if goes_on == 0 {
+                let mut stops = land;
+                while stops != 0 {
+                    let l = bit(stops);
+                    stops &= stops - 1;
+                    self.reland(l);
+                    self.record(l, true);
+                }
+            } else {
+                each_nearest_first(d, goes_on, |l| {
+                    self.reland(l);
+                    self.king_walk(l);
+                });
+            }
+            self.untake(t);
+        }
+    }
+
+    /// Tower variants: captures of a man standing on `sq`; `last` is the
+    /// direction of the jump that brought it there. Returns whether any
+    /// jump was possible.
     fn man_jumps(&mut self, sq: u8, last: Option<usize>) -> bool {
         let mut found = false;
         // Both are the same again after each take/untake pair below.
@@ -505,8 +876,8 @@ impl<R: Rules, const MODE: u8, S: MoveSink> Walk<'_, R, MODE, S> {
         found
     }
 
-    /// Captures of a king standing on `sq`. Returns whether any jump was
-    /// possible.
+    /// Tower variants: captures of a king standing on `sq`. Returns whether
+    /// any jump was possible.
     fn king_jumps(&mut self, sq: u8, last: Option<usize>) -> bool {
         let mut found = false;
         for d in 0..4 {
@@ -554,9 +925,34 @@ impl<R: Rules, const MODE: u8, S: MoveSink> Walk<'_, R, MODE, S> {
     }
 
     /// A capture ends on `to`; `is_king` tells whether the mover is a king
-    /// there (used for the crowning flag of men-and-kings variants).
+    /// there (used for the crowning flag of men-and-kings variants). A
+    /// counting walk under free choice only keeps the move's identity, in
+    /// line; the rest is [`Walk::record_move`].
+    #[inline(always)]
     fn record(&mut self, to: u8, is_king: bool) {
-        let counting = MODE == COUNT && !R::TOWERS;
+        if MODE == COUNT && keyed(MODE, R::TOWERS) && !R::MAJORITY {
+            let key = self.identity(to, is_king && !self.start_king);
+            if !self.keys.contains(&key) {
+                self.keys.push(key);
+            }
+            return;
+        }
+        self.record_move(to, is_king);
+    }
+
+    /// A keyed walk's identity of the capture ending on `to` (see
+    /// [`Walk::keys`]); under deferred removal the captured set is the
+    /// jumped squares.
+    #[inline(always)]
+    fn identity(&self, to: u8, promotes: bool) -> (Bitboard, u32) {
+        (
+            self.captured,
+            self.from as u32 | (to as u32) << 8 | (promotes as u32) << 16,
+        )
+    }
+
+    /// [`Walk::record`] but for counting walks under free choice.
+    fn record_move(&mut self, to: u8, is_king: bool) {
         if R::MAJORITY {
             if self.n < self.best {
                 return;
@@ -568,14 +964,17 @@ impl<R: Rules, const MODE: u8, S: MoveSink> Walk<'_, R, MODE, S> {
             }
         }
         let promotes = !R::TOWERS && is_king && !self.start_king;
-        if counting {
-            // Deferred removal: the captured set is the jumped squares.
-            let key = (
-                self.captured,
-                self.from as u32 | (to as u32) << 8 | (promotes as u32) << 16,
-            );
-            if !self.keys.contains(&key) {
-                self.keys.push(key);
+        if keyed(MODE, R::TOWERS) {
+            let key = self.identity(to, promotes);
+            if self.keys.contains(&key) {
+                return;
+            }
+            self.keys.push(key);
+            if MODE == VISIT {
+                let mut mv = Move::quiet(self.from, to, promotes);
+                mv.jumps = self.n as u8;
+                mv.captured = self.captured;
+                self.list.push(mv);
             }
             return;
         }

@@ -2,32 +2,66 @@
 //! only (the rule book's convention), serial or split across threads with
 //! rayon.
 
-use crate::movegen;
-use crate::moves::MoveList;
-use crate::position::Position;
+use crate::board::Color;
+use crate::movegen::{self, BlackToMove, Side, WhiteToMove};
+use crate::position::{Men, Position};
 use crate::variant::{with_rules, Rules};
 use rayon::prelude::*;
 
 /// Perft of `pos` to `depth`, on the calling thread.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
-    with_rules!(pos.variant(), R => perft_with::<R>(pos, depth))
+    match (crate::board::has_popcnt(), pos.side_to_move()) {
+        (true, Color::White) => {
+            with_rules!(pos.variant(), R => perft_with::<R, true, WhiteToMove>(pos, depth))
+        }
+        (true, Color::Black) => {
+            with_rules!(pos.variant(), R => perft_with::<R, true, BlackToMove>(pos, depth))
+        }
+        (false, Color::White) => {
+            with_rules!(pos.variant(), R => perft_with::<R, false, WhiteToMove>(pos, depth))
+        }
+        (false, Color::Black) => {
+            with_rules!(pos.variant(), R => perft_with::<R, false, BlackToMove>(pos, depth))
+        }
+    }
 }
 
-/// Perft for a known variant: the recursion calls the generator and make
-/// of that variant directly. The last ply is counted, not played.
-fn perft_with<R: Rules>(pos: &Position, depth: u32) -> u64 {
+/// Perft for a known variant and side to move `S`: the recursion calls the
+/// generator and make of that variant directly (without the Zobrist key,
+/// which perft never reads). The last ply is counted, not played, and the
+/// plies above it count their children's moves without a call per child.
+/// `P`: the `popcnt` instruction may be used (`board::has_popcnt`).
+fn perft_with<R: Rules, const P: bool, S: Side>(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
-        1 => movegen::count::<R>(pos) as u64,
+        1 => movegen::count::<R, P>(pos) as u64,
         _ => {
-            let mut list = MoveList::new();
-            movegen::gen::<R, true, _>(pos, &mut list);
             let mut total = 0;
-            for m in list.iter() {
-                let mut child = *pos;
-                child.make_with::<R>(m);
-                total += perft_with::<R>(&child, depth - 1);
-            }
+            movegen::for_each_move::<R, S>(
+                pos,
+                #[inline(always)]
+                |m| {
+                    total += if depth == 2 && !R::TOWERS {
+                        // Men and kings: the child's pieces are all the
+                        // count needs, and most children count quickly.
+                        let side = S::COLOR; // a constant
+                        let child = Men { side, ..pos.men() }.after(m);
+                        let n = match movegen::count_men_quick::<R, P, S::Other>(&child) {
+                            Some(n) => n,
+                            None => movegen::count_men::<R, P, S::Other>(child),
+                        };
+                        n as u64
+                    } else {
+                        let mut child = *pos;
+                        child.make_unkeyed::<R>(m);
+                        if depth == 2 {
+                            movegen::count::<R, P>(&child) as u64
+                        } else {
+                            perft_with::<R, P, S::Other>(&child, depth - 1)
+                        }
+                    };
+                },
+            );
             total
         }
     }

@@ -58,6 +58,41 @@ impl Piece {
     }
 }
 
+/// What move generation reads of a men-and-kings position: the side to
+/// move, the colour bitboards and the kings. Perft counts the last ply from
+/// these, without building the position.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Men {
+    pub(crate) side: Color,
+    pub(crate) pieces: [Bitboard; 2],
+    pub(crate) kings: Bitboard,
+}
+
+impl Men {
+    /// These after `mv` (men and kings; legal here): all that make
+    /// changes but the key.
+    #[inline(always)]
+    pub(crate) fn after(&self, mv: &Move) -> Men {
+        let (me, them) = (self.side, self.side.opposite());
+        let (from, to) = (mv.from().bb(), mv.to().bb());
+        let is_king = self.kings & from != 0 || mv.promotes;
+        let mut pieces = self.pieces;
+        // From and to are the same square when a king's capture ends
+        // where it started.
+        pieces[me.index()] = pieces[me.index()] & !from | to;
+        pieces[them.index()] &= !mv.captured;
+        let mut kings = self.kings & !(from | mv.captured);
+        if is_king {
+            kings |= to;
+        }
+        Men {
+            side: them,
+            pieces,
+            kings,
+        }
+    }
+}
+
 /// A position of one of the variants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Position {
@@ -143,6 +178,17 @@ impl Position {
     #[inline(always)]
     pub(crate) fn set_counts(&mut self, sq: Square, own: u8, other: u8) {
         self.towers[sq.index()] = own | other << 4;
+    }
+
+    /// What move generation reads (see [`Men`]; for towers the kings are
+    /// positional and this `kings` is empty).
+    #[inline(always)]
+    pub(crate) fn men(&self) -> Men {
+        Men {
+            side: self.side,
+            pieces: self.pieces,
+            kings: self.kings,
+        }
     }
 
     /// The Zobrist key, maintained incrementally.
@@ -303,47 +349,61 @@ impl Position {
     /// `make` for a known variant (the hot loops call this directly).
     #[inline(always)]
     pub(crate) fn make_with<R: Rules>(&mut self, mv: &Move) {
+        self.make_keyed::<R, true>(mv);
+    }
+
+    /// `make` without updating the Zobrist key, which is left stale: for
+    /// perft, whose positions are only counted, never looked up, and never
+    /// leave it.
+    #[inline(always)]
+    pub(crate) fn make_unkeyed<R: Rules>(&mut self, mv: &Move) {
+        self.make_keyed::<R, false>(mv);
+    }
+
+    /// `make`, updating the key when `KEY`.
+    #[inline(always)]
+    fn make_keyed<R: Rules, const KEY: bool>(&mut self, mv: &Move) {
         let me = self.side;
         let them = me.opposite();
         let (from, to) = (mv.from(), mv.to());
         let keys = &KEYS;
         if R::TOWERS {
             let (own, other) = self.counts(from);
-            self.key ^= keys.tower(me, own, other, from);
+            let mut key = self.key;
+            key ^= keys.tower(me, own, other, from);
             self.pieces[me.index()] &= !from.bb();
             self.set_counts(from, 0, 0);
             for sq in mv.jumped() {
                 let (a, b) = self.counts(sq);
-                self.key ^= keys.tower(them, a, b, sq);
+                key ^= keys.tower(them, a, b, sq);
                 if a > 1 {
                     self.set_counts(sq, a - 1, b);
-                    self.key ^= keys.tower(them, a - 1, b, sq);
+                    key ^= keys.tower(them, a - 1, b, sq);
                 } else {
                     self.pieces[them.index()] &= !sq.bb();
                     self.set_counts(sq, b, 0);
                     if b > 0 {
                         self.pieces[me.index()] |= sq.bb();
-                        self.key ^= keys.tower(me, b, 0, sq);
+                        key ^= keys.tower(me, b, 0, sq);
                     }
                 }
             }
             let other = other + mv.jumps;
             self.set_counts(to, own, other);
             self.pieces[me.index()] |= to.bb();
-            self.key ^= keys.tower(me, own, other, to);
-            self.key ^= keys.side;
+            key ^= keys.tower(me, own, other, to);
+            key ^= keys.side;
+            if KEY {
+                self.key = key;
+            }
         } else {
             // The key first, from the board before the move.
-            self.key = self.key_after::<R>(mv);
-            let is_king = self.kings & from.bb() != 0 || mv.promotes;
-            self.pieces[me.index()] &= !from.bb();
-            self.kings &= !from.bb();
-            self.pieces[them.index()] &= !mv.captured;
-            self.kings &= !mv.captured;
-            self.pieces[me.index()] |= to.bb();
-            if is_king {
-                self.kings |= to.bb();
+            if KEY {
+                self.key = self.key_after::<R>(mv);
             }
+            let after = self.men().after(mv);
+            self.pieces = after.pieces;
+            self.kings = after.kings;
         }
         self.side = them;
     }
