@@ -20,8 +20,8 @@ pub type Reply = (bool, String);
 pub const PROTOCOL_VERSION: &str = "2";
 
 /// The commands, for the reply to an unknown one.
-const COMMANDS: &str = "name, about, help, get protocolversion, get/set gametype, get/set hashsize, \
-get/set searchthreads, get/set moveoverhead, get/set book, get/set gamehist, get movelist, staticevaluation";
+const COMMANDS: &str = "name, about, help, get protocolversion, \
+get/set gametype|hashsize|searchthreads|moveoverhead|book|gamehist, get movelist, staticevaluation";
 
 fn ok(s: impl Into<String>) -> Reply {
     (true, s.into())

@@ -210,6 +210,13 @@ fn bad_commands_get_clear_replies_and_change_nothing() {
         assert!(reply.starts_with(want), "{text:?}: {reply}");
         assert!(reply.len() < 256, "{text:?}: a reply of {} bytes", reply.len());
     }
+    // The list of commands fits whatever was sent.
+    let reply = refused(&"nonsense ".repeat(25));
+    assert!(
+        reply.starts_with("? unknown command 'nonsense nonsense"),
+        "{reply}"
+    );
+    assert!(reply.ends_with("get movelist, staticevaluation"), "{reply}");
     // Nothing changed.
     assert_eq!(ok("get gametype"), "25");
     assert_eq!(ok("get hashsize"), "16");
