@@ -398,10 +398,11 @@ impl Session {
                 }
                 _ => CB_LOSS,
             },
+            // The rules drew the game before this move.
+            None if drawn_already => CB_DRAW,
             None => match Score::from_internal(result.score) {
                 Score::Win(_) => CB_WIN,
                 Score::Loss(_) => CB_LOSS,
-                Score::Cp(_) if drawn_already => CB_DRAW,
                 Score::Cp(_) => CB_UNKNOWN,
             },
         };

@@ -248,6 +248,9 @@ fn bad_commands_get_clear_replies_and_change_nothing() {
     assert_eq!(ok("set hashsize 64"), "hashsize 64 MiB");
 }
 
+/// (`debug-panic` exists in builds with debug assertions, as the test
+/// profile's.)
+#[cfg(debug_assertions)]
 #[test]
 fn a_panic_is_an_error_reply_and_the_state_is_made_anew() {
     let _t = turn();
