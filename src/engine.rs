@@ -281,6 +281,23 @@ impl Engine {
         Ok(())
     }
 
+    /// Set the game, history included, as a front end built it (the
+    /// CheckerBoard library rebuilds the history from the positions it is
+    /// sent). Its variant must be the `Variant` option's. Refused while a
+    /// search runs; on error the previous game stays.
+    pub fn set_game(&mut self, game: Game) -> Result<(), String> {
+        self.idle()?;
+        if game.variant() != self.options.variant {
+            return Err(format!(
+                "the game is {} but the Variant option is {}",
+                game.variant(),
+                self.options.variant
+            ));
+        }
+        self.game = game;
+        Ok(())
+    }
+
     /// Start a search. With `ponder`, it runs without limits until
     /// [`Engine::ponderhit`] (which applies `limits`) or [`Engine::stop`].
     /// `on_note` hears, before the search starts, when the overhead the
@@ -449,5 +466,18 @@ mod tests {
         e.set_option("Weights", "<builtin>").unwrap();
         assert!(e.weights.is_none());
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn set_game_keeps_the_history_and_refuses_another_variant() {
+        let mut e = Engine::new();
+        let mut g = Game::new(Variant::Russian);
+        g.play_text("c3-d4").unwrap();
+        g.play_text("f6-g5").unwrap();
+        e.set_game(g).unwrap();
+        assert_eq!(e.game().moves().len(), 2);
+        let err = e.set_game(Game::new(Variant::Brazilian)).unwrap_err();
+        assert!(err.contains("brazilian"), "{err}");
+        assert_eq!(e.game().moves().len(), 2);
     }
 }
