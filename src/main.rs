@@ -288,7 +288,7 @@ enum EgdbCommand {
     /// (files found whole are checked and kept; an interrupted build loses
     /// at most the combination it was on).
     Build {
-        /// Variant: russian or brazilian.
+        /// Variant: russian or brazilian (adiyukh-64 and adiyukh-80 have no tables).
         #[arg(long, default_value = "russian")]
         variant: Variant,
         /// Most pieces on the board.
@@ -308,7 +308,7 @@ enum EgdbCommand {
     /// Check every file of a folder: its checks, and that every win has a
     /// move to a loss and every loss only moves to wins.
     Verify {
-        /// Variant: russian or brazilian.
+        /// Variant: russian or brazilian (adiyukh-64 and adiyukh-80 have no tables).
         #[arg(long, default_value = "russian")]
         variant: Variant,
         /// Folder of the tables (default: egdb/<variant>).
@@ -318,7 +318,7 @@ enum EgdbCommand {
     /// Describe a folder: combinations, positions, sizes, wins, draws and
     /// losses.
     Info {
-        /// Variant: russian or brazilian.
+        /// Variant: russian or brazilian (adiyukh-64 and adiyukh-80 have no tables).
         #[arg(long, default_value = "russian")]
         variant: Variant,
         /// Folder of the tables (default: egdb/<variant>).
@@ -797,10 +797,10 @@ fn run_egdb(cmd: EgdbCommand) -> Result<(), String> {
                 .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
             let start = Instant::now();
             let all: u64 = match only {
-                Some(c) => c.size() + if c == c.swapped() { 0 } else { c.swapped().size() },
+                Some(c) => c.pair_size(),
                 None => shashki::egdb::build::build_order(pieces)
                     .iter()
-                    .map(|&c| c.size() + if c == c.swapped() { 0 } else { c.swapped().size() })
+                    .map(|c| c.pair_size())
                     .sum(),
             };
             let mut done = 0u64;

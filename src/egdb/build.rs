@@ -640,7 +640,7 @@ pub fn build(opts: &BuildOptions, report: &mut dyn FnMut(&PairReport)) -> Result
             }
             if is_target {
                 report(&PairReport {
-                    positions: combos.iter().map(|c| c.size()).sum(),
+                    positions: pair.pair_size(),
                     combos,
                     wdl,
                     bytes,
@@ -678,7 +678,7 @@ pub fn build(opts: &BuildOptions, report: &mut dyn FnMut(&PairReport)) -> Result
             finished.insert(c, Arc::new(v));
         }
         report(&PairReport {
-            positions: combos.iter().map(|c| c.size()).sum(),
+            positions: pair.pair_size(),
             combos,
             wdl,
             bytes,

@@ -183,6 +183,16 @@ impl Combo {
         v
     }
 
+    /// Positions of this combination and its swap together (once when they
+    /// are the same).
+    pub fn pair_size(self) -> u64 {
+        if self == self.swapped() {
+            self.size()
+        } else {
+            self.size() + self.swapped().size()
+        }
+    }
+
     /// The size of the index space.
     pub fn size(self) -> u64 {
         let (um, uk, tm, tk) = self.counts();
@@ -463,7 +473,10 @@ mod tests {
         let s = c.decode(i).unwrap();
         // Turned: Black's man on d6 is "our" man on e3, our king on h8.
         let q = s.position(Variant::Russian);
-        assert_eq!(crate::fen::position_text(&q), "W:We3,Kh8:Bf6,Ka1");
+        assert_eq!(
+            q,
+            parse_position(Variant::Russian, "W:We3,Kh8:Bf6,Ka1").unwrap()
+        );
         assert_eq!("KKM-K".parse::<Combo>().unwrap(), Combo::new(1, 2, 0, 1));
         assert_eq!(Combo::new(1, 2, 0, 1).name(), "KKM-K");
         assert!("KX-K".parse::<Combo>().is_err());
