@@ -7,6 +7,7 @@
 //! every error.
 
 use crate::clock::{Overhead, OverheadMeter};
+use crate::egdb::{self, Tables};
 use crate::game::Game;
 use crate::moves::Move;
 use crate::search::{Info, Limits, SearchResult, Searcher};
@@ -42,6 +43,11 @@ pub struct Options {
     pub move_overhead_ms: u64,
     /// Path of a weights file (`Weights` option); empty = built-in weights.
     pub weights_file: String,
+    /// Folder of the endgame tables (`EGDB Path`): it holds a folder per
+    /// variant, or is the variant's folder; empty = none.
+    pub egdb_path: String,
+    /// The most pieces probed (`EGDB Pieces`).
+    pub egdb_pieces: u32,
 }
 
 impl Default for Options {
@@ -54,6 +60,8 @@ impl Default for Options {
             ponder: false,
             move_overhead_ms: DEFAULT_OVERHEAD_MS,
             weights_file: String::new(),
+            egdb_path: egdb::default_base().to_string_lossy().into_owned(),
+            egdb_pieces: egdb::index::MAX_PIECES,
         }
     }
 }
@@ -65,6 +73,9 @@ pub type DoneSink = Box<dyn FnOnce(&Game, SearchResult) + Send>;
 /// Called with a remark for the user before a search starts (the front end
 /// sends it as an `info string`).
 pub type NoteSink<'a> = &'a mut dyn FnMut(&str);
+
+/// Endgame tables opened for (variant, folder): `None` when none are there.
+type OpenTables = ((Variant, String), Option<Arc<Tables>>);
 
 /// The engine state.
 pub struct Engine {
@@ -89,6 +100,8 @@ pub struct Engine {
     meter: Arc<Mutex<OverheadMeter>>,
     /// The overhead last reported to the user as above the option.
     reported_overhead: u64,
+    /// The endgame tables open for a variant and folder.
+    tables: Option<OpenTables>,
 }
 
 impl Default for Engine {
@@ -116,6 +129,7 @@ impl Engine {
             weights: None,
             meter: Arc::new(Mutex::new(OverheadMeter::new())),
             reported_overhead: 0,
+            tables: None,
         }
     }
 
@@ -239,9 +253,62 @@ impl Engine {
                     self.options.weights_file = value.to_string();
                 }
             }
+            "egdb path" => {
+                // `<empty>`: how UCI shows an empty string.
+                let value = if value == "<empty>" { "" } else { value };
+                if !value.is_empty() && !std::path::Path::new(value).is_dir() {
+                    return Err(format!("option EGDB Path: '{value}' is not a folder"));
+                }
+                self.idle()?;
+                self.options.egdb_path = value.to_string();
+            }
+            "egdb pieces" => {
+                let n = number(egdb::index::MAX_PIECES as u64, 0)? as u32;
+                self.idle()?;
+                self.options.egdb_pieces = n;
+            }
             _ => return Err(format!("unknown option '{}'", name.trim())),
         }
         Ok(())
+    }
+
+    /// The endgame tables for the current variant and `EGDB Path`, opened
+    /// when these change (a folder without tables for the variant: none),
+    /// and the problems met since last asked: the tables' own (a damaged
+    /// file) and an open that failed.
+    fn tables(&mut self) -> (Option<Arc<Tables>>, Vec<String>) {
+        let key = (self.options.variant, self.options.egdb_path.clone());
+        let mut notes = Vec::new();
+        if self.tables.as_ref().map(|(k, _)| k) != Some(&key) {
+            let tables = if key.1.is_empty() || egdb::file::variant_code(key.0).is_none() {
+                None
+            } else {
+                // The default folder need not exist, nor hold tables.
+                let named = key.1 != Options::default().egdb_path;
+                match Tables::find(std::path::Path::new(&key.1), key.0, named) {
+                    Ok(t) => t.map(Arc::new),
+                    Err(e) => {
+                        notes.push(e);
+                        None
+                    }
+                }
+            };
+            self.tables = Some((key, tables));
+        }
+        let tables = self.tables.as_ref().and_then(|(_, t)| t.clone());
+        if let Some(t) = &tables {
+            notes.extend(t.take_errors().into_iter().map(|e| {
+                format!("endgame tables: {e}; the positions of that table are not probed")
+            }));
+        }
+        (tables, notes)
+    }
+
+    /// What the endgame tables say of the current position, for `d`:
+    /// `None` when no table covers it.
+    pub fn table_value(&mut self) -> Option<String> {
+        let tables = self.tables().0?;
+        tables.describe(&self.game, self.options.egdb_pieces)
     }
 
     /// A new game: the table is cleared and the start position set.
@@ -330,7 +397,12 @@ impl Engine {
             ));
         }
         self.reported_overhead = per_move;
+        let (tables, problems) = self.tables();
+        for p in &problems {
+            on_note(p);
+        }
         let mut searcher = self.searcher.take().expect("idle");
+        searcher.set_tables(tables, self.options.egdb_pieces);
         // Weights from a file apply to the variant they were made for.
         searcher.set_weights(
             self.weights

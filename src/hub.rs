@@ -27,6 +27,8 @@
 //!   param name=tt-size value=22 type=int min=16 max=32
 //!   param name=ponder value=false type=bool
 //!   param name=move-overhead value=3 type=int min=0 max=5000
+//!   param name=egdb-path value=egdb type=string
+//!   param name=egdb-pieces value=8 type=int min=0 max=8
 //!   wait
 //! set-param name=variant value=brazilian
 //! init
@@ -44,6 +46,10 @@
 //! * `ponder`: whether the GUI may ask the engine to ponder (informational).
 //! * `move-overhead`: the least the client and the pipes are taken to cost
 //!   per move, in milliseconds (see `crate::clock`).
+//! * `egdb-path`: the folder of the endgame tables (a folder per variant,
+//!   or one variant's folder); empty: none. The default, `egdb` (or
+//!   `$SHASHKI_EGDB`), is used when it exists.
+//! * `egdb-pieces`: the most pieces of a position probed (0: none).
 //!
 //! Parameters may be set at any time while no search runs; `init` only
 //! answers `ready`.
@@ -886,6 +892,15 @@ impl Hub {
             "param name=move-overhead value={} type=int min=0 max={OVERHEAD_MAX_MS}",
             o.move_overhead_ms
         ));
+        self.out.line(&format!(
+            "param name=egdb-path value={} type=string",
+            value_text(&o.egdb_path)
+        ));
+        self.out.line(&format!(
+            "param name=egdb-pieces value={} type=int min=0 max={}",
+            o.egdb_pieces,
+            crate::egdb::index::MAX_PIECES
+        ));
         self.out.line("wait");
     }
 
@@ -945,8 +960,20 @@ impl Hub {
                 )?;
                 self.engine.set_option("move overhead", &n.to_string())
             }
+            "egdb-path" => self
+                .engine
+                .set_option("egdb path", value)
+                .map_err(|e| format!("set-param egdb-path: {}", e.replace("option EGDB Path: ", ""))),
+            "egdb-pieces" => {
+                let n = int_value(
+                    "set-param egdb-pieces",
+                    value,
+                    Range::new(0, crate::egdb::index::MAX_PIECES as u64),
+                )?;
+                self.engine.set_option("egdb pieces", &n.to_string())
+            }
             other => Err(format!(
-                "set-param: unknown parameter '{}' (known: variant, move-numbers, threads, tt-size, ponder, move-overhead)",
+                "set-param: unknown parameter '{}' (known: variant, move-numbers, threads, tt-size, ponder, move-overhead, egdb-path, egdb-pieces)",
                 quote(other)
             )),
         }

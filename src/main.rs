@@ -97,6 +97,11 @@ enum Command {
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = 64, value_parser = within::<usize>(input::HASH_MIB))]
         hash: usize,
+        /// Folder of the endgame tables (a folder per variant, or one
+        /// variant's); 'none': no tables. Default: egdb (or $SHASHKI_EGDB)
+        /// when it holds tables.
+        #[arg(long, value_name = "DIR")]
+        egdb: Option<std::path::PathBuf>,
     },
     /// Fixed-depth searches over built-in positions of every variant; prints
     /// the total nodes (a signature of search and evaluation) and nodes/s.
@@ -151,6 +156,11 @@ enum Command {
         /// Also draw the position as an SVG picture into this file.
         #[arg(long, value_name = "FILE")]
         svg: Option<std::path::PathBuf>,
+        /// Folder of the endgame tables (a folder per variant, or one
+        /// variant's); 'none': no tables. Default: egdb (or $SHASHKI_EGDB)
+        /// when it holds tables.
+        #[arg(long, value_name = "DIR")]
+        egdb: Option<std::path::PathBuf>,
     },
 }
 
@@ -232,6 +242,11 @@ struct MatchArgs {
     /// Milliseconds of grace over the clock before a late move forfeits.
     #[arg(long, default_value_t = 0, value_parser = within::<u64>(input::TIME_MS))]
     time_margin: u64,
+    /// Folder of the endgame tables both engines probe (their EGDB Path
+    /// option, Hub: egdb-path); 'none': both without tables. Default:
+    /// each engine's own default. --option1/--option2 may differ.
+    #[arg(long, value_name = "DIR")]
+    egdb: Option<std::path::PathBuf>,
 }
 
 /// Arguments of `shashki analyse`.
@@ -279,6 +294,11 @@ struct AnalyseArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64, value_parser = within::<usize>(input::HASH_MIB))]
     hash: usize,
+    /// Folder of the endgame tables (a folder per variant, or one
+    /// variant's); 'none': no tables. Default: egdb (or $SHASHKI_EGDB)
+    /// when it holds tables.
+    #[arg(long, value_name = "DIR")]
+    egdb: Option<std::path::PathBuf>,
 }
 
 /// `shashki egdb ...`
@@ -358,9 +378,12 @@ fn main() -> ExitCode {
             };
             shashki::openings::generate(variant, &opts).map(|text| print!("{text}"))
         }
-        Some(Command::Show { variant, fen, svg }) => {
-            run_show(variant, fen.as_deref(), svg.as_deref())
-        }
+        Some(Command::Show {
+            variant,
+            fen,
+            svg,
+            egdb,
+        }) => run_show(variant, fen.as_deref(), svg.as_deref(), egdb.as_deref()),
         Some(Command::Search {
             variant,
             fen,
@@ -370,13 +393,14 @@ fn main() -> ExitCode {
             nodes,
             threads,
             hash,
+            egdb,
         }) => run_search(
             variant,
             fen.as_deref(),
             &moves,
             (depth, movetime, nodes),
-            threads,
-            hash,
+            (threads, hash),
+            egdb.as_deref(),
         ),
         Some(Command::Bench {
             depth,
@@ -416,6 +440,28 @@ fn load(variant: Variant, text: Option<&str>) -> Result<Position, String> {
         None => Ok(Position::start(variant)),
         Some(t) => fen::parse_position(variant, t).map_err(|e| format!("bad position text: {e}")),
     }
+}
+
+/// The endgame tables of `--egdb` for `variant`: the folder named ('none':
+/// none), or the default one when it exists and holds tables.
+fn open_tables(
+    arg: Option<&std::path::Path>,
+    variant: Variant,
+) -> Result<Option<std::sync::Arc<shashki::egdb::Tables>>, String> {
+    let tables = match arg {
+        Some(p) if p.as_os_str() == "none" => None,
+        Some(p) => {
+            if !p.is_dir() {
+                return Err(format!("--egdb {}: not a folder", p.display()));
+            }
+            shashki::egdb::Tables::find(p, variant, true)
+                .map_err(|e| format!("--egdb {}: {e}", p.display()))?
+        }
+        None => shashki::egdb::Tables::find(&shashki::egdb::default_base(), variant, false)
+            .ok()
+            .flatten(),
+    };
+    Ok(tables.map(std::sync::Arc::new))
 }
 
 /// A searcher for `--hash` MiB and `--threads` (both in range, checked by
@@ -468,9 +514,18 @@ fn run_show(
     variant: Variant,
     text: Option<&str>,
     svg: Option<&std::path::Path>,
+    egdb: Option<&std::path::Path>,
 ) -> Result<(), String> {
     let game = Game::from_position(load(variant, text)?);
     print!("{}", shashki::diagram::report(&game));
+    if let Some(t) = open_tables(egdb, variant)? {
+        if let Some(v) = t.describe(&game, t.pieces()) {
+            println!("egdb {v}");
+        }
+        for e in t.take_errors() {
+            eprintln!("error: {e}");
+        }
+    }
     if let Some(path) = svg {
         std::fs::write(path, shashki::svg::svg(game.position()))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
@@ -483,8 +538,8 @@ fn run_search(
     text: Option<&str>,
     moves: &[String],
     (depth, movetime, nodes): (Option<u32>, Option<u64>, Option<u64>),
-    threads: usize,
-    hash: usize,
+    (threads, hash): (usize, usize),
+    egdb: Option<&std::path::Path>,
 ) -> Result<(), String> {
     let mut game = Game::from_position(load(variant, text)?);
     for m in moves {
@@ -503,9 +558,14 @@ fn run_search(
     };
     let pos = *game.position();
     let mut searcher = new_searcher(hash, threads)?;
+    let tables = open_tables(egdb, variant)?;
+    searcher.set_tables(tables.clone(), shashki::egdb::index::MAX_PIECES);
     let result = searcher.search(&game, &limits, &mut |info| {
         println!("{}", shashki::uci::info_line(&pos, info))
     });
+    for e in tables.iter().flat_map(|t| t.take_errors()) {
+        eprintln!("error: {e}");
+    }
     match result.best {
         Some(m) => println!("bestmove {}", notation::move_text(&pos, &m)),
         None => println!("bestmove (none)"),
@@ -584,12 +644,28 @@ fn run_match(a: &MatchArgs) -> Result<(), String> {
         .to_string_lossy()
         .into_owned();
     let quoted = format!("'{}'", me.replace('\'', r"'\''"));
+    // --egdb: each engine's option for the tables' folder, before its own.
+    let egdb = match &a.egdb {
+        Some(p) if p.as_os_str() == "none" => Some(String::new()),
+        Some(p) if !p.is_dir() => return Err(format!("--egdb {}: not a folder", p.display())),
+        Some(p) => Some(p.to_string_lossy().into_owned()),
+        None => None,
+    };
     let spec = |cmd: &Option<String>, name: &Option<String>, proto, opts: &[String], k| {
+        let mut options = Vec::new();
+        if let Some(dir) = &egdb {
+            options.push(match proto {
+                shashki::player::Protocol::Hub => ("egdb-path".to_string(), dir.clone()),
+                _ if dir.is_empty() => ("EGDB Path".to_string(), "<empty>".to_string()),
+                _ => ("EGDB Path".to_string(), dir.clone()),
+            });
+        }
+        options.extend(parse_options(opts, k)?);
         Ok::<EngineSpec, String>(EngineSpec {
             name: name.clone(),
             command: cmd.clone().unwrap_or_else(|| quoted.clone()),
             protocol: proto,
-            options: parse_options(opts, k)?,
+            options,
         })
     };
     let openings_text = match &a.openings {
@@ -716,6 +792,10 @@ fn run_analyse(a: &AnalyseArgs) -> Result<(), String> {
         ..Limits::default()
     };
     let mut searcher = new_searcher(a.hash, a.threads)?;
+    searcher.set_tables(
+        open_tables(a.egdb.as_deref(), a.variant)?,
+        shashki::egdb::index::MAX_PIECES,
+    );
     let mut out: Box<dyn Write> = match &a.out {
         Some(p) => Box::new(std::io::BufWriter::new(
             std::fs::File::create(p).map_err(|e| format!("cannot write '{}': {e}", p.display()))?,

@@ -4,6 +4,17 @@
 //!
 //! Scores are from the side to move's view. Russian and Brazilian: centi-men,
 //! a win is `WIN - plies` (so the engine wins fastest and loses slowest).
+//!
+//! Endgame tables (Russian, Brazilian; [`Searcher::set_tables`]): a node
+//! they cover whose value is exact (see [`crate::egdb::Verdict`]: the
+//! counters at zero, a side without kings, or a draw) ends there, a win
+//! scored `TB_WIN - plies`, below every win seen to its end and above every
+//! evaluation. Where counters already run, a stored win is only "won or
+//! drawn": the search goes on below it (the draw rules are counted along
+//! the path), cutting where the bound alone decides, and a leaf scores
+//! `TB_LIKELY` plus a clamped evaluation, so that the winner still prefers
+//! these lines to a draw and the evaluation shows him the way. At the root,
+//! in a won position only the moves that keep the table's win are searched.
 //! Adiyukh: hundredths of a point of the final score difference; a finished
 //! game is worth exactly its count difference, and a repetition is worth the
 //! count as it stands.
@@ -20,6 +31,7 @@
 
 pub use crate::clock::Clock;
 use crate::clock::Overhead;
+use crate::egdb::{Tables, Verdict, Wdl};
 use crate::eval;
 use crate::game::{DrawState, Game};
 use crate::movegen::{self, Forcing};
@@ -37,6 +49,15 @@ use std::time::{Duration, Instant};
 pub const WIN: i32 = 30_000;
 /// Scores at or beyond this are wins or losses.
 pub const WIN_BOUND: i32 = WIN - 1_000;
+/// A win the endgame tables prove, before subtracting the plies to reach
+/// it.
+pub const TB_WIN: i32 = 20_000;
+/// Scores at or beyond this (below [`WIN_BOUND`]) are table wins.
+const TB_BOUND: i32 = TB_WIN - 1_000;
+/// A leaf the tables call won with counters already running (won or
+/// drawn): this plus the evaluation, clamped to `TB_LIKELY_SPREAD`.
+const TB_LIKELY: i32 = 1_200;
+const TB_LIKELY_SPREAD: i32 = 400;
 const INF: i32 = 32_000;
 /// Deepest ply the search goes.
 pub const MAX_PLY: usize = 120;
@@ -203,6 +224,8 @@ pub struct Info {
     pub time_ms: u64,
     /// Per mille of the transposition table used by this search.
     pub hashfull: u32,
+    /// Positions whose value the endgame tables gave.
+    pub tbhits: u64,
     pub pv: Vec<Move>,
 }
 
@@ -227,6 +250,9 @@ pub struct Searcher {
     stop: Arc<AtomicBool>,
     /// Evaluation weights in place of the built-in ones (tuning, matches).
     weights: Option<Arc<Weights>>,
+    /// Endgame tables, and the most pieces probed.
+    tables: Option<Arc<Tables>>,
+    tb_pieces: u32,
 }
 
 impl Searcher {
@@ -247,6 +273,8 @@ impl Searcher {
             threads: threads.max(1),
             stop: Arc::new(AtomicBool::new(false)),
             weights: None,
+            tables: None,
+            tb_pieces: 0,
         })
     }
 
@@ -255,6 +283,20 @@ impl Searcher {
     /// variant of the positions searched.
     pub fn set_weights(&mut self, weights: Option<Weights>) {
         self.weights = weights.map(Arc::new);
+    }
+
+    /// Probe `tables` (`None`: none) at nodes of at most `pieces` pieces
+    /// (and at most what the tables hold). Tables of another variant than
+    /// the position searched are not probed.
+    pub fn set_tables(&mut self, tables: Option<Arc<Tables>>, pieces: u32) {
+        self.tb_pieces = tables.as_ref().map_or(0, |t| t.pieces().min(pieces));
+        self.tables = tables.filter(|_| self.tb_pieces > 0);
+    }
+
+    /// The tables set by [`Searcher::set_tables`] and the most pieces
+    /// probed.
+    pub fn tables(&self) -> Option<(&Arc<Tables>, u32)> {
+        self.tables.as_ref().map(|t| (t, self.tb_pieces))
     }
 
     /// The weights set by [`Searcher::set_weights`], if any.
@@ -328,6 +370,24 @@ impl Searcher {
             }
         }
         let start = limits.started.unwrap_or_else(Instant::now);
+        // One legal move is played at once (not one the tables leave).
+        let forced = roots.len() == 1;
+        let tables = self
+            .tables
+            .as_deref()
+            .filter(|t| t.variant() == root.variant());
+        let tb_pieces = if tables.is_some() { self.tb_pieces } else { 0 };
+        if let Some(t) = tables.filter(|_| root.occupied().count_ones() <= tb_pieces) {
+            // A won position: only the moves that keep the win (some are the
+            // winning ones whatever the counters, see `keeps_win`).
+            if t.probe(&root) == Some(Wdl::Win) {
+                let mut keep = roots.clone();
+                keep.0.retain(|m| keeps_win(t, &root.play(m)));
+                if !keep.is_empty() {
+                    roots = keep;
+                }
+            }
+        }
         if roots.is_empty() {
             return SearchResult {
                 best: None,
@@ -346,7 +406,7 @@ impl Searcher {
                 }
             }
         }
-        if roots.len() == 1 && !limits.infinite {
+        if forced && !limits.infinite {
             return SearchResult {
                 best: Some(roots[0]),
                 ponder: None,
@@ -360,6 +420,7 @@ impl Searcher {
         let first_repeatable = first_repeatable(game);
         let draw = game.draw_state();
         let nodes = AtomicU64::new(0);
+        let tbhits = AtomicU64::new(0);
         let done = AtomicBool::new(false);
         let main_depth = AtomicU64::new(0);
         let helper_best = Mutex::new(None);
@@ -376,6 +437,9 @@ impl Searcher {
             stop: &self.stop,
             done: &done,
             nodes: &nodes,
+            tables,
+            tb_pieces,
+            tbhits: &tbhits,
             start,
             hard,
             node_limit: if limits.infinite { None } else { limits.nodes },
@@ -434,6 +498,7 @@ impl Searcher {
                     nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
                     time_ms: elapsed.as_millis() as u64,
                     hashfull: self.tt.hashfull(),
+                    tbhits: tbhits.load(Ordering::Relaxed),
                     pv: h.pv.clone(),
                 });
                 r = SearchResult {
@@ -458,6 +523,11 @@ struct Shared<'a> {
     /// The main thread has finished: helpers stop.
     done: &'a AtomicBool,
     nodes: &'a AtomicU64,
+    /// Endgame tables of the variant searched, probed at nodes of at most
+    /// `tb_pieces` pieces (0: none), and their hits.
+    tables: Option<&'a Tables>,
+    tb_pieces: u32,
+    tbhits: &'a AtomicU64,
     start: Instant,
     hard: Option<Duration>,
     node_limit: Option<u64>,
@@ -495,6 +565,8 @@ struct Worker<'a> {
     draws: Vec<DrawState>,
     nodes: u64,
     unreported: u64,
+    /// Table hits not yet added to the shared count.
+    tbhits: u64,
     stopped: bool,
     seldepth: usize,
     killers: [[Option<Move>; 2]; MAX_PLY + 2],
@@ -579,11 +651,36 @@ fn repetition_score<R: Rules>(pos: &Position) -> i32 {
     }
 }
 
-/// Scores of wins are stored relative to the node, not the root.
+/// The score of an exact table value at `ply`.
+#[inline]
+fn tb_score(wdl: Wdl, ply: usize) -> i32 {
+    match wdl {
+        Wdl::Win => TB_WIN - ply as i32,
+        Wdl::Draw => 0,
+        Wdl::Loss => -(TB_WIN - ply as i32),
+    }
+}
+
+/// The score of a leaf the tables call won while counters run: above a
+/// draw, below a proven win, ordered by the evaluation.
+fn tb_likely(pos: &Position, weights: &Weights) -> i32 {
+    TB_LIKELY + eval::evaluate_with(pos, weights).clamp(-TB_LIKELY_SPREAD, TB_LIKELY_SPREAD)
+}
+
+/// Whether the move that led to `child` keeps a table win: the opponent
+/// has no move, or the table gives him a loss. A move that wins under the
+/// real counters is one of these, as a running counter only helps the
+/// side that would lose with every counter at zero.
+fn keeps_win(tables: &Tables, child: &Position) -> bool {
+    tables.probe(child) == Some(Wdl::Loss) || child.legal_moves().is_empty()
+}
+
+/// Scores of wins (and table wins) are stored relative to the node, not
+/// the root.
 fn to_tt(score: i32, ply: usize) -> i16 {
-    let s = if score >= WIN_BOUND {
+    let s = if score >= TB_BOUND {
         score + ply as i32
-    } else if score <= -WIN_BOUND {
+    } else if score <= -TB_BOUND {
         score - ply as i32
     } else {
         score
@@ -593,9 +690,9 @@ fn to_tt(score: i32, ply: usize) -> i16 {
 
 fn from_tt(score: i16, ply: usize) -> i32 {
     let s = score as i32;
-    if s >= WIN_BOUND {
+    if s >= TB_BOUND {
         s - ply as i32
-    } else if s <= -WIN_BOUND {
+    } else if s <= -TB_BOUND {
         s + ply as i32
     } else {
         s
@@ -622,6 +719,7 @@ impl<'a> Worker<'a> {
             draws,
             nodes: 0,
             unreported: 0,
+            tbhits: 0,
             stopped: false,
             seldepth: 0,
             killers: [[None; 2]; MAX_PLY + 2],
@@ -643,6 +741,10 @@ impl<'a> Worker<'a> {
             let total =
                 self.s.nodes.fetch_add(self.unreported, Ordering::Relaxed) + self.unreported;
             self.unreported = 0;
+            if self.tbhits > 0 {
+                self.s.tbhits.fetch_add(self.tbhits, Ordering::Relaxed);
+                self.tbhits = 0;
+            }
             if self.s.stop.load(Ordering::Relaxed)
                 || (self.id > 0 && self.s.done.load(Ordering::Relaxed))
                 || (self.id == 0 && self.s.helper_done.load(Ordering::Relaxed))
@@ -663,13 +765,34 @@ impl<'a> Worker<'a> {
     /// they are never read: placeholders stand in for them.
     #[inline]
     fn push_draw<R: Rules>(&mut self, pos: &Position, m: &Move, child: &Position, depth: i32) {
-        let next = if R::FLAGS.scoring == Scoring::NoMoveLoses && depth > 0 {
+        // A leaf the tables cover needs its counters too (are they at zero?).
+        let next = if R::FLAGS.scoring == Scoring::NoMoveLoses
+            && (depth > 0 || child.occupied().count_ones() <= self.s.tb_pieces)
+        {
             let prev = self.draws.last().expect("the root's counters");
             DrawState::after(Some((prev, pos, m)), child)
         } else {
             DrawState::default()
         };
         self.draws.push(next);
+    }
+
+    /// The tables' verdict on `pos`, a node of the search whose counters
+    /// are the last pushed (`fresh`: reached by a capture, whose counters
+    /// are at zero, where they were not pushed), if the tables cover it.
+    #[inline]
+    fn probe<R: Rules>(&mut self, pos: &Position, fresh: bool) -> Option<Verdict> {
+        if R::TOWERS || pos.occupied().count_ones() > self.s.tb_pieces {
+            return None;
+        }
+        let wdl = self.s.tables?.probe(pos)?;
+        self.tbhits += 1;
+        let fresh = fresh
+            || self
+                .draws
+                .last()
+                .is_some_and(|d| *d == DrawState::after(None, pos));
+        Some(Verdict::of(pos, wdl, fresh))
     }
 
     /// Whether a draw rule of rules/russian.md has come into force at the
@@ -857,6 +980,7 @@ impl<'a> Worker<'a> {
                         nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
                         time_ms: elapsed.as_millis() as u64,
                         hashfull: self.s.tt.hashfull(),
+                        tbhits: self.s.tbhits.load(Ordering::Relaxed) + self.tbhits,
                         pv: line,
                     });
                 }
@@ -887,6 +1011,8 @@ impl<'a> Worker<'a> {
         }
         self.s.nodes.fetch_add(self.unreported, Ordering::Relaxed);
         self.unreported = 0;
+        self.s.tbhits.fetch_add(self.tbhits, Ordering::Relaxed);
+        self.tbhits = 0;
         SearchResult {
             best: Some(best),
             ponder: best_pv.get(1).copied(),
@@ -1048,6 +1174,14 @@ impl<'a> Worker<'a> {
         // stored, and the draw rules and the ply limit, which come before
         // the table, are looked at here.
         let in_play = ply < MAX_PLY && !self.draw_rule_applies::<R>(pos);
+        if in_play {
+            match self.probe::<R>(pos, false) {
+                Some(Verdict::Exact(wdl)) => return tb_score(wdl, ply),
+                Some(Verdict::AtLeastDraw) if beta <= 0 => return 0,
+                Some(Verdict::AtMostDraw) if alpha >= 0 => return 0,
+                _ => {}
+            }
+        }
         if let Some(e) = entry.filter(|e| in_play && !pv_node && e.depth as i32 >= depth) {
             let s = from_tt(e.score, ply);
             let cut = match e.bound {
@@ -1240,6 +1374,13 @@ impl<'a> Worker<'a> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
+        // Below the first ply every node was reached by a capture.
+        match self.probe::<R>(pos, qdepth > 0) {
+            Some(Verdict::Exact(wdl)) => return tb_score(wdl, ply),
+            Some(Verdict::AtLeastDraw) => return tb_likely(pos, self.s.weights),
+            Some(Verdict::AtMostDraw) => return -tb_likely(pos, self.s.weights),
+            None => {}
+        }
         let deep = ply >= MAX_PLY || qdepth >= MAX_QUIESCENCE;
         let base = self.stack.len();
         let mut top = StackTop {

@@ -237,6 +237,19 @@ impl Uci {
         ));
         self.out
             .line("option name Weights type string default <builtin>");
+        self.out.line(&format!(
+            "option name EGDB Path type string default {}",
+            if o.egdb_path.is_empty() {
+                "<empty>"
+            } else {
+                &o.egdb_path
+            }
+        ));
+        self.out.line(&format!(
+            "option name EGDB Pieces type spin default {} min 0 max {}",
+            o.egdb_pieces,
+            crate::egdb::index::MAX_PIECES
+        ));
         self.out.line("uciok");
     }
 
@@ -308,9 +321,12 @@ impl Uci {
         )
     }
 
-    fn show(&self) {
+    fn show(&mut self) {
         for l in crate::diagram::report(self.engine.game()).lines() {
             self.out.line(l);
+        }
+        if let Some(v) = self.engine.table_value() {
+            self.out.line(&format!("egdb {v}"));
         }
     }
 
@@ -452,7 +468,7 @@ pub fn info_line(pos: &Position, info: &Info) -> String {
     };
     let pv = notation::line_texts(pos, &info.pv);
     format!(
-        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} time {} hashfull {} pv {}",
+        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} time {} hashfull {} tbhits {} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,
@@ -461,6 +477,7 @@ pub fn info_line(pos: &Position, info: &Info) -> String {
         info.nps,
         info.time_ms,
         info.hashfull,
+        info.tbhits,
         pv.join(" ")
     )
 }

@@ -74,7 +74,7 @@ mod tables;
 
 pub use build::Class;
 pub use index::Combo;
-pub use tables::{Tables, Wdl};
+pub use tables::{Tables, Verdict, Wdl};
 
 /// A stored value: for the side to move.
 pub type Value = u8;
@@ -84,11 +84,29 @@ pub const LOSS: Value = 2;
 /// An index that is no position.
 pub const NONE: Value = 3;
 
-/// The folder of a variant's tables when none is named: `egdb/<variant>`
-/// under the working directory, or under `$SHASHKI_EGDB` when that is set.
-pub fn default_dir(variant: crate::Variant) -> std::path::PathBuf {
-    let base = std::env::var_os("SHASHKI_EGDB")
+/// The folder that holds a folder of tables per variant when none is
+/// named: `$SHASHKI_EGDB` when that is set, else `egdb` under the working
+/// directory.
+pub fn default_base() -> std::path::PathBuf {
+    std::env::var_os("SHASHKI_EGDB")
         .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::PathBuf::from("egdb"));
-    base.join(variant.id())
+        .unwrap_or_else(|| std::path::PathBuf::from("egdb"))
+}
+
+/// The folder of a variant's tables when none is named: `<variant>` under
+/// [`default_base`].
+pub fn default_dir(variant: crate::Variant) -> std::path::PathBuf {
+    default_base().join(variant.id())
+}
+
+/// Where the tables of `variant` are, given a folder a user named: its
+/// subfolder `<variant>` when there is one (the folder holds every
+/// variant's), else the folder itself.
+pub fn variant_dir(folder: &std::path::Path, variant: crate::Variant) -> std::path::PathBuf {
+    let sub = folder.join(variant.id());
+    if sub.is_dir() {
+        sub
+    } else {
+        folder.to_path_buf()
+    }
 }

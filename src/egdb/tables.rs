@@ -3,8 +3,10 @@
 use super::file::{file_name, TableFile};
 use super::index::Combo;
 use super::{DRAW, LOSS, WIN};
+use crate::game::{DrawState, Game};
 use crate::position::Position;
 use crate::variant::Variant;
+use crate::Color;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
@@ -16,6 +18,37 @@ pub enum Wdl {
     Win,
     Draw,
     Loss,
+}
+
+/// What a probe tells the search about a node, given whether the draw
+/// rules' counters stand at zero there (see the module documentation of
+/// [`crate::egdb`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The node's value under the rule book.
+    Exact(Wdl),
+    /// The table says won, but counters already run: won or drawn.
+    AtLeastDraw,
+    /// The table says lost, but counters already run: lost or drawn.
+    AtMostDraw,
+}
+
+impl Verdict {
+    /// The verdict on a position whose stored value is `wdl`. The value is
+    /// exact where every counter stands at zero (`fresh`: the material has
+    /// just arisen), where a side has no king (no counting rule can end
+    /// such a game), and for a draw (a running counter can take a win
+    /// away, never give one). Elsewhere a win or a loss is a bound.
+    pub fn of(pos: &Position, wdl: Wdl, fresh: bool) -> Verdict {
+        let kings = pos.kings();
+        let free = pos.pieces(Color::White) & kings == 0 || pos.pieces(Color::Black) & kings == 0;
+        match wdl {
+            _ if fresh || free => Verdict::Exact(wdl),
+            Wdl::Draw => Verdict::Exact(Wdl::Draw),
+            Wdl::Win => Verdict::AtLeastDraw,
+            Wdl::Loss => Verdict::AtMostDraw,
+        }
+    }
 }
 
 /// The tables of one variant in one folder. Files are opened on first use;
@@ -65,6 +98,23 @@ impl Tables {
         })
     }
 
+    /// The tables of `variant` under a folder a user named (see
+    /// [`super::variant_dir`]): `None` when it holds none, which is an
+    /// error when `required` (the folder was named on purpose), as is a
+    /// folder that does not exist.
+    pub fn find(folder: &Path, variant: Variant, required: bool) -> Result<Option<Tables>, String> {
+        let dir = super::variant_dir(folder, variant);
+        match Tables::open(&dir, variant, super::index::MAX_PIECES) {
+            Ok(t) if t.pieces() > 0 => Ok(Some(t)),
+            Ok(_) if required => Err(format!(
+                "endgame tables: no complete set of {variant} tables in '{}'",
+                dir.display()
+            )),
+            Err(e) if required => Err(e),
+            _ => Ok(None),
+        }
+    }
+
     /// The most pieces a probe covers.
     pub fn pieces(&self) -> u32 {
         self.pieces
@@ -79,10 +129,14 @@ impl Tables {
     }
 
     /// The value of `pos` (with every counter at zero), if a table covers
-    /// it. Both sides must have a piece.
+    /// it (a position where a side has no piece is in none).
     #[inline]
     pub fn probe(&self, pos: &Position) -> Option<Wdl> {
-        if pos.variant() != self.variant || pos.occupied().count_ones() > self.pieces {
+        if pos.variant() != self.variant
+            || pos.occupied().count_ones() > self.pieces
+            || pos.pieces(Color::White) == 0
+            || pos.pieces(Color::Black) == 0
+        {
             return None;
         }
         let (c, i) = Combo::of(pos);
@@ -97,6 +151,31 @@ impl Tables {
                 None
             }
         }
+    }
+
+    /// What the tables say of the current position of `game`, in words
+    /// (for `d` and `shashki show`), with the game's counters: `None` when
+    /// no table of at most `pieces` pieces covers it.
+    pub fn describe(&self, game: &Game, pieces: u32) -> Option<String> {
+        let pos = game.position();
+        if pos.occupied().count_ones() > pieces {
+            return None;
+        }
+        let wdl = self.probe(pos)?;
+        let name = |w: Wdl| match w {
+            Wdl::Win => "win",
+            Wdl::Draw => "draw",
+            Wdl::Loss => "loss",
+        };
+        let fresh = game.draw_state() == DrawState::after(None, pos);
+        Some(match Verdict::of(pos, wdl, fresh) {
+            Verdict::Exact(w) => format!("{} for the side to move", name(w)),
+            _ => format!(
+                "{} for the side to move with the counting rules from zero; their counts run, so a {} or a draw",
+                name(wdl),
+                name(wdl)
+            ),
+        })
     }
 
     fn load(&self, c: Combo) -> Option<TableFile> {

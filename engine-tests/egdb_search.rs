@@ -1,0 +1,334 @@
+//! The search with endgame tables: what it plays and scores in positions
+//! the tables cover, the protocols' options and reports, the command line's
+//! `--egdb`, and damaged files. The tables (Russian, up to four pieces) are
+//! built once into a scratch folder; their values are checked against an
+//! independent solver in `egdb.rs`.
+
+use crate::cli::shashki;
+use crate::process::Engine;
+use shashki::egdb::build::{build, BuildOptions};
+use shashki::egdb::{Combo, Tables, Wdl};
+use shashki::game::Game;
+use shashki::search::{Limits, Searcher, TB_WIN};
+use shashki::{Position, Variant};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+const WAIT: Duration = Duration::from_secs(30);
+
+/// Russian tables up to four pieces, built once for this test binary.
+fn tables_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!(
+            "shashki-egdb-search-{}/russian",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        let opts = BuildOptions {
+            variant: Variant::Russian,
+            pieces: 4,
+            dir: dir.clone(),
+            only: None,
+        };
+        build(&opts, &mut |_| {}).expect("build the tables");
+        dir
+    })
+}
+
+fn tables() -> Arc<Tables> {
+    Arc::new(Tables::open(tables_dir(), Variant::Russian, 4).expect("open the tables"))
+}
+
+/// Every `every`-th position of each four-piece combination (both sides
+/// with a piece), with White to move.
+fn four_piece_positions(every: u64) -> Vec<Position> {
+    let mut out = Vec::new();
+    for c in Combo::all_with(4) {
+        let mut i = 0;
+        while i < c.size() {
+            if let Some(slots) = c.decode(i) {
+                let pos = slots.position(Variant::Russian);
+                if !pos.legal_moves().is_empty() {
+                    out.push(pos);
+                }
+            }
+            i += every;
+        }
+    }
+    out
+}
+
+/// In a won position the move played keeps the win (the opponent has no
+/// move, or the table gives him a loss) and the score says won; in a lost
+/// one the score says lost.
+#[test]
+fn search_keeps_table_wins_and_scores_by_the_tables() {
+    let t = tables();
+    let mut s = Searcher::new(4, 1);
+    s.set_tables(Some(t.clone()), 4);
+    let (mut wins, mut losses) = (0, 0);
+    for pos in four_piece_positions(997) {
+        let game = Game::from_position(pos);
+        let value = t.probe(&pos).expect("a four-piece position is covered");
+        s.clear();
+        let r = s.search(&game, &Limits::depth(4), &mut |_| {});
+        let text = shashki::fen::position_text(&pos);
+        let best = r.best.expect("a legal move");
+        match value {
+            Wdl::Win => {
+                let child = pos.play(&best);
+                assert!(
+                    child.legal_moves().is_empty() || t.probe(&child) == Some(Wdl::Loss),
+                    "{text}: played {best:?}, which gives the win away"
+                );
+                if pos.legal_moves().len() > 1 {
+                    assert!(r.score > 0, "{text}: won, scored {}", r.score);
+                }
+                wins += 1;
+            }
+            Wdl::Loss if pos.legal_moves().len() > 1 => {
+                assert!(r.score < 0, "{text}: lost, scored {}", r.score);
+                losses += 1;
+            }
+            _ => {}
+        }
+    }
+    assert!(wins > 100 && losses > 20, "{wins} wins, {losses} losses");
+}
+
+/// A capture into a covered ending is scored by the table at once: a table
+/// win is worth `TB_WIN` less the plies to it, and without tables the
+/// same search sees no such score.
+#[test]
+fn a_capture_into_a_won_ending_scores_a_table_win() {
+    // White can offer the king on c3 (by a move elsewhere): Black must take
+    // it (a5:d2), and White's e1 takes the black king back, which leaves
+    // three kings against the king on h6, off the main road: a win the
+    // tables know (rule 7.2.4 gives 15 moves, Petrov's triangle needs
+    // fewer), far beyond the search's depth.
+    let game = Game::from_text(Variant::Russian, "W:WKc3,Ke1,Kg1,Kh2:BKa5,Kh6").unwrap();
+    let mut s = Searcher::new(4, 1);
+    let without = s.search(&game, &Limits::depth(3), &mut |_| {});
+    s.set_tables(Some(tables()), 4);
+    s.clear();
+    let mut hits = 0;
+    let with = s.search(&game, &Limits::depth(3), &mut |i| hits = i.tbhits);
+    assert!(hits > 0);
+    assert!(
+        with.score >= TB_WIN - 10 && with.score < TB_WIN,
+        "with tables: {}",
+        with.score
+    );
+    assert!(without.score < TB_WIN - 1000, "without: {}", without.score);
+}
+
+/// `EGDB Pieces` lowers what is probed: at 3, the four-piece positions are
+/// not probed (only the captures that leave three), at 0 none is.
+#[test]
+fn fewer_pieces_probe_less() {
+    let game = Game::from_text(Variant::Russian, "W:WKb2,Ke1,Kg1:BKh2").unwrap();
+    let mut s = Searcher::new(4, 1);
+    let mut hits = |pieces| {
+        s.set_tables(Some(tables()), pieces);
+        s.clear();
+        let mut hits = 0;
+        s.search(&game, &Limits::depth(3), &mut |i| hits = i.tbhits);
+        hits
+    };
+    let (none, three, four) = (hits(0), hits(3), hits(4));
+    assert_eq!(none, 0);
+    assert!(three < four, "three pieces: {three} hits, four: {four}");
+}
+
+/// UCI: the options are listed, checked and kept on error; `d` prints the
+/// table's value; `info` reports tbhits.
+#[test]
+fn uci_options_d_and_tbhits() {
+    let dir = tables_dir();
+    let base = dir.parent().unwrap().to_str().unwrap().to_string();
+    let mut e = Engine::start();
+    e.send("uci");
+    let (_, lines) = e.expect("uciok", WAIT);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option name EGDB Path type string default")),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "option name EGDB Pieces type spin default 8 min 0 max 8"),
+        "{lines:?}"
+    );
+    // The folder that holds a folder per variant, as the option says.
+    e.send(&format!("setoption name EGDB Path value {base}"));
+    e.send("setoption name EGDB Path value /no/such/folder");
+    let (err, _) = e.expect("info string error", WAIT);
+    assert!(
+        err.contains("EGDB Path") && err.contains("/no/such/folder"),
+        "{err}"
+    );
+    e.send("setoption name EGDB Pieces value 9");
+    let (err, _) = e.expect("info string error", WAIT);
+    assert!(
+        err.contains("EGDB Pieces") && err.contains("0 to 8"),
+        "{err}"
+    );
+    e.send("position fen W:WKb2,Ke1,Kg1:BKh2");
+    e.send("d");
+    e.send("isready");
+    let (_, lines) = e.expect("readyok", WAIT);
+    assert!(
+        lines.iter().any(|l| l == "egdb win for the side to move"),
+        "{lines:?}"
+    );
+    e.send("go depth 6");
+    let (best, lines) = e.expect("bestmove", WAIT);
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    let hits: u64 = last
+        .split(" tbhits ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no tbhits in {last}"));
+    assert!(hits > 0, "{last}");
+    // The move played keeps the win.
+    let mv = best.split_whitespace().nth(1).unwrap();
+    let mut game = Game::from_text(Variant::Russian, "W:WKb2,Ke1,Kg1:BKh2").unwrap();
+    game.play_text(mv).unwrap();
+    assert_eq!(tables().probe(game.position()), Some(Wdl::Loss), "{best}");
+    // Off: no egdb line, no hits.
+    e.send("setoption name EGDB Path value <empty>");
+    e.send("d");
+    e.send("isready");
+    let (_, lines) = e.expect("readyok", WAIT);
+    assert!(!lines.iter().any(|l| l.starts_with("egdb")), "{lines:?}");
+    e.send("go depth 4");
+    let (_, lines) = e.expect("bestmove", WAIT);
+    assert!(lines.iter().any(|l| l.contains(" tbhits 0 ")), "{lines:?}");
+    e.send("quit");
+}
+
+/// A damaged table: one error line naming the file before the search, and
+/// the engine plays on without that table.
+#[test]
+fn a_damaged_table_is_reported_and_skipped() {
+    let dir = std::env::temp_dir().join(format!(
+        "shashki-egdb-search-damaged-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for f in std::fs::read_dir(tables_dir()).unwrap() {
+        let f = f.unwrap().path();
+        std::fs::copy(&f, dir.join(f.file_name().unwrap())).unwrap();
+    }
+    // The table of three kings to move against one king, cut short.
+    let file = dir.join("KKK-K.egdb");
+    let bytes = std::fs::read(&file).unwrap();
+    std::fs::write(&file, &bytes[..bytes.len() / 2]).unwrap();
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect("uciok", WAIT);
+    e.send(&format!("setoption name EGDB Path value {}", dir.display()));
+    e.send("position fen W:WKb2,Ke1,Kg1:BKh2");
+    e.send("go depth 3");
+    e.expect("bestmove", WAIT);
+    // The damage is found during the first search and told before the next.
+    e.send("go depth 3");
+    let (err, _) = e.expect("info string", WAIT);
+    assert!(
+        err.contains("KKK-K.egdb") && err.contains("not probed"),
+        "{err}"
+    );
+    let (best, _) = e.expect("bestmove", WAIT);
+    assert!(best.split_whitespace().nth(1).is_some(), "{best}");
+    e.send("quit");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Hub: the parameters are listed and checked.
+#[test]
+fn hub_params() {
+    let mut e = Engine::start();
+    e.send("hub");
+    let (_, lines) = e.expect("wait", WAIT);
+    assert!(
+        lines.iter().any(|l| l.starts_with("param name=egdb-path ")),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "param name=egdb-pieces value=8 type=int min=0 max=8"),
+        "{lines:?}"
+    );
+    e.send("set-param name=egdb-path value=/no/such/folder");
+    let (err, _) = e.expect("error", WAIT);
+    assert!(
+        err.contains("egdb-path") && err.contains("not a folder"),
+        "{err}"
+    );
+    e.send("set-param name=egdb-pieces value=-1");
+    let (err, _) = e.expect("error", WAIT);
+    assert!(err.contains("egdb-pieces"), "{err}");
+    e.send(&format!(
+        "set-param name=egdb-path value=\"{}\"",
+        tables_dir().display()
+    ));
+    e.send("ping");
+    let (_, lines) = e.expect("pong", WAIT);
+    assert!(!lines.iter().any(|l| l.starts_with("error")), "{lines:?}");
+    e.send("quit");
+}
+
+/// The command line: `--egdb` names a folder (an error in one line when it
+/// is none or holds no tables), `show` prints the value, `search` probes.
+#[test]
+fn command_line_egdb() {
+    let dir = tables_dir().to_str().unwrap().to_string();
+    let (code, _, err) = shashki(&["search", "--egdb", "/no/such/folder", "--depth", "2"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--egdb /no/such/folder") && err.lines().count() == 1,
+        "{err}"
+    );
+    let empty = std::env::temp_dir().join(format!("shashki-egdb-none-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    let (code, _, err) = shashki(&["show", "--egdb", empty.to_str().unwrap()]);
+    let _ = std::fs::remove_dir(&empty);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("no complete set of russian tables"), "{err}");
+    let (code, out, _) = shashki(&["show", "--egdb", &dir, "--fen", "B:WKb2,Ke1,Kg1:BKh2"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("egdb loss for the side to move"), "{out}");
+    let (code, out, _) = shashki(&[
+        "search",
+        "--egdb",
+        &dir,
+        "--fen",
+        "W:WKb2,Ke1,Kg1:BKh2",
+        "--depth",
+        "5",
+    ]);
+    assert_eq!(code, 0);
+    assert!(!out.contains(" tbhits 0 "), "{out}");
+    let (code, out, _) = shashki(&[
+        "search",
+        "--egdb",
+        "none",
+        "--fen",
+        "W:WKb2,Ke1,Kg1:BKh2",
+        "--depth",
+        "5",
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.contains(" tbhits 0 "), "{out}");
+}
