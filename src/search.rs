@@ -12,8 +12,9 @@
 //! evaluation. Where counters already run, a stored win is only "won or
 //! drawn": the search goes on below it (the draw rules are counted along
 //! the path), cutting where the bound alone decides, and a leaf scores
-//! `TB_LIKELY` plus a clamped evaluation, so that the winner still prefers
-//! these lines to a draw and the evaluation shows him the way. At the root,
+//! `TB_LIKELY` plus the evaluation (kept above a draw), so that the winner
+//! still prefers these lines to a draw and the evaluation shows him the
+//! way, as it does without tables. At the root,
 //! in a won position only the moves that keep the table's win are searched.
 //! Adiyukh: hundredths of a point of the final score difference; a finished
 //! game is worth exactly its count difference, and a repetition is worth the
@@ -55,9 +56,10 @@ pub const TB_WIN: i32 = 20_000;
 /// Scores at or beyond this (below [`WIN_BOUND`]) are table wins.
 const TB_BOUND: i32 = TB_WIN - 1_000;
 /// A leaf the tables call won with counters already running (won or
-/// drawn): this plus the evaluation, clamped to `TB_LIKELY_SPREAD`.
+/// drawn): this plus the evaluation, kept above a draw and below a proven
+/// win (and the negative for a lost one).
 const TB_LIKELY: i32 = 1_200;
-const TB_LIKELY_SPREAD: i32 = 400;
+const TB_LIKELY_MAX: i32 = TB_BOUND - 1_000;
 const INF: i32 = 32_000;
 /// Deepest ply the search goes.
 pub const MAX_PLY: usize = 120;
@@ -661,10 +663,16 @@ fn tb_score(wdl: Wdl, ply: usize) -> i32 {
     }
 }
 
-/// The score of a leaf the tables call won while counters run: above a
-/// draw, below a proven win, ordered by the evaluation.
-fn tb_likely(pos: &Position, weights: &Weights) -> i32 {
-    TB_LIKELY + eval::evaluate_with(pos, weights).clamp(-TB_LIKELY_SPREAD, TB_LIKELY_SPREAD)
+/// The score of a leaf the tables call won (`won`) or lost while counters
+/// run: above a draw and below a proven win (or the mirror), ordered by the
+/// evaluation, which shows the winner the way as it does without tables.
+fn tb_likely(pos: &Position, weights: &Weights, won: bool) -> i32 {
+    let e = eval::evaluate_with(pos, weights);
+    if won {
+        (TB_LIKELY + e).clamp(1, TB_LIKELY_MAX)
+    } else {
+        (e - TB_LIKELY).clamp(-TB_LIKELY_MAX, -1)
+    }
 }
 
 /// Whether the move that led to `child` keeps a table win: the opponent
@@ -1377,8 +1385,8 @@ impl<'a> Worker<'a> {
         // Below the first ply every node was reached by a capture.
         match self.probe::<R>(pos, qdepth > 0) {
             Some(Verdict::Exact(wdl)) => return tb_score(wdl, ply),
-            Some(Verdict::AtLeastDraw) => return tb_likely(pos, self.s.weights),
-            Some(Verdict::AtMostDraw) => return -tb_likely(pos, self.s.weights),
+            Some(Verdict::AtLeastDraw) => return tb_likely(pos, self.s.weights, true),
+            Some(Verdict::AtMostDraw) => return tb_likely(pos, self.s.weights, false),
             None => {}
         }
         let deep = ply >= MAX_PLY || qdepth >= MAX_QUIESCENCE;
