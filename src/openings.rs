@@ -1,5 +1,7 @@
 //! Opening files for matches, and the generator of the sets shipped in
-//! `openings/`.
+//! `openings/`. (The 6-8-piece endgame sets there,
+//! `openings/<variant>-endgames.txt`, are positions from self-play games:
+//! `shashki-tune endgames`, `tuning/endgame-openings.sh`.)
 //!
 //! # File format
 //!
@@ -205,6 +207,32 @@ mod tests {
             assert!(set.len() >= 20, "{v}: only {} openings", set.len());
             let keys: HashSet<u64> = set.iter().map(|g| g.position().key()).collect();
             assert_eq!(keys.len(), set.len(), "{v}: repeated openings");
+        }
+    }
+
+    /// The endgame sets (`tuning/endgame-openings.sh`): positions only,
+    /// 6 to 8 pieces, no repeats, enough for 200-game matches.
+    #[test]
+    fn endgame_sets_load() {
+        for (v, text) in [
+            (
+                Variant::Russian,
+                include_str!("../openings/russian-endgames.txt"),
+            ),
+            (
+                Variant::Brazilian,
+                include_str!("../openings/brazilian-endgames.txt"),
+            ),
+        ] {
+            let set = parse(v, text).unwrap_or_else(|e| panic!("{v}: {e}"));
+            assert!(set.len() >= 100, "{v}: only {} positions", set.len());
+            let keys: HashSet<u64> = set.iter().map(|g| g.position().key()).collect();
+            assert_eq!(keys.len(), set.len(), "{v}: repeated positions");
+            for g in &set {
+                assert!(g.moves().is_empty(), "{v}: moves in an endgame line");
+                let n = g.position().occupied().count_ones();
+                assert!((6..=8).contains(&n), "{v}: {n} pieces");
+            }
         }
     }
 

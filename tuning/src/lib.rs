@@ -1,10 +1,12 @@
 //! The Shashki evaluation tuner: self-play data ([`gen`]), data files
 //! ([`data`]), Texel-style fitting ([`fit`]), the loss plot ([`plot`]) and
-//! tuned-against-baseline matches ([`compare`]). The command line is
+//! tuned-against-baseline matches ([`compare`]), and endgame starting
+//! positions from games for matches ([`endgames`]). The command line is
 //! `shashki-tune` (`src/main.rs`); see `tuning/README.md`.
 
 pub mod compare;
 pub mod data;
+pub mod endgames;
 pub mod fit;
 pub mod gen;
 pub mod play;

@@ -8,6 +8,7 @@ use shashki::weights::Weights;
 use shashki::Variant;
 use shashki_tuning::compare::{compare, CompareConfig};
 use shashki_tuning::data::DataSet;
+use shashki_tuning::endgames::{self, EndgameConfig};
 use shashki_tuning::fit::{fit, FitConfig, Target};
 use shashki_tuning::gen::{generate, GenConfig};
 use shashki_tuning::plot::loss_svg;
@@ -159,6 +160,37 @@ enum Cmd {
         /// Adjudicate at this many plies.
         #[arg(long, default_value_t = 300, value_parser = whole::<usize>(1, PLIES_MAX))]
         max_plies: usize,
+    },
+    /// Endgame starting positions from the games of PDN files: the first
+    /// quiet position of each game in a piece range, kept when balanced.
+    Endgames {
+        /// Variant: russian, brazilian, adiyukh-64 or adiyukh-80 (games of another are skipped).
+        #[arg(long)]
+        variant: Variant,
+        /// Pieces on the board, both sides together, e.g. 6-8.
+        #[arg(long, default_value = "6-8", value_parser = parse_range)]
+        pieces: Range,
+        /// Fewest pieces of each side.
+        #[arg(long, default_value_t = 2, value_parser = whole::<u32>(1, 40))]
+        min_side: u32,
+        /// Largest difference between the sides' numbers of pieces.
+        #[arg(long, default_value_t = 2, value_parser = whole::<u32>(0, 40))]
+        max_diff: u32,
+        /// Depth of the balance check.
+        #[arg(long, default_value_t = 12, value_parser = within::<u32>(input::DEPTH))]
+        depth: u32,
+        /// Keep a position scored within this many centi-men of equality.
+        #[arg(long, default_value_t = 60, value_parser = whole::<i32>(0, 100_000))]
+        max_score: i32,
+        /// The command that made the games, for the file's header.
+        #[arg(long)]
+        made_by: Option<String>,
+        /// Output opening file.
+        #[arg(long)]
+        out: PathBuf,
+        /// PDN files of games.
+        #[arg(required = true)]
+        pdn: Vec<PathBuf>,
     },
 }
 
@@ -373,6 +405,77 @@ fn run(cli: Cli) -> Result<(), String> {
             println!(
                 "{variant} depth {depth}: {} ({:.0} s)",
                 r.summary(),
+                t0.elapsed().as_secs_f64()
+            );
+        }
+        Cmd::Endgames {
+            variant,
+            pieces,
+            min_side,
+            max_diff,
+            depth,
+            max_score,
+            made_by,
+            out,
+            pdn,
+        } => {
+            let texts = pdn.iter().map(|p| read(p)).collect::<Result<Vec<_>, _>>()?;
+            let cfg = EndgameConfig {
+                variant,
+                pieces: (pieces.0 as u32, pieces.1 as u32),
+                min_side,
+                max_diff,
+                depth,
+                max_score,
+            };
+            let t0 = std::time::Instant::now();
+            let (found, st) = endgames::extract(&cfg, &texts);
+            if found.is_empty() {
+                return Err(format!("{variant}: no position kept ({st:?})"));
+            }
+            let names: Vec<String> = pdn
+                .iter()
+                .map(|p| {
+                    p.file_name()
+                        .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into())
+                })
+                .collect();
+            let mut header = vec![
+                format!(
+                    "{variant} endgames: the first quiet position with {}-{} pieces of each self-play game \
+                     (at least {min_side} a side, at most {max_diff} apart, a man on the board), \
+                     kept when a depth-{depth} search scores it within {max_score} of equality",
+                    pieces.0, pieces.1
+                ),
+                format!(
+                    "{} positions from {} games ({} without such a position, {} for the material, \
+                     {} repeated, {} unbalanced)",
+                    st.kept, st.games, st.none, st.material, st.repeated, st.unbalanced
+                ),
+            ];
+            if let Some(m) = made_by {
+                header.push(format!("made by: {m}"));
+            }
+            header.push(format!(
+                "shashki-tune endgames --variant {variant} --pieces {}-{} --min-side {min_side} \
+                 --max-diff {max_diff} --depth {depth} --max-score {max_score} {}",
+                pieces.0,
+                pieces.1,
+                names.join(" ")
+            ));
+            header.push("format: position text and '|' (no moves): see src/openings.rs".into());
+            write(&out, &endgames::to_text(&header, &found))?;
+            println!(
+                "{variant}: {} games, {} positions kept -> {} ({} skipped, {} without a position \
+                 in range, {} for the material, {} repeated, {} unbalanced; {:.1} s)",
+                st.games,
+                st.kept,
+                out.display(),
+                st.skipped,
+                st.none,
+                st.material,
+                st.repeated,
+                st.unbalanced,
                 t0.elapsed().as_secs_f64()
             );
         }

@@ -283,3 +283,67 @@ fn numbers_out_of_range_name_the_range() {
         assert!(first.contains(range), "{args:?}: {err} lacks {range:?}");
     }
 }
+
+/// `endgames` writes an opening file the match runner reads; with no
+/// position kept it is an error.
+#[test]
+fn endgames_writes_an_opening_file() {
+    use shashki::game::Game;
+    use shashki::{openings, pdn, Variant};
+    let s = |p: &PathBuf| p.to_str().unwrap().to_string();
+    let record = |text: &str, moves: &[&str]| {
+        let mut g = Game::from_text(Variant::Russian, text).unwrap();
+        for m in moves {
+            g.play_text(m).unwrap();
+        }
+        pdn::write_game(&pdn::GameRecord::new(g))
+    };
+    // Ten pieces, then eight after an exchange: the first quiet position
+    // in range is the one after e5:c3 b2:d4 (White d4 against Black's men).
+    let games = [
+        record(
+            "W:Wa1,b2,c3,e3,g3:Bb8,d8,e5,f6,h8",
+            &["c3-d4", "e5:c3", "b2:d4"],
+        ),
+        record("W:Wa1,c1,c3,g3:Bb8,d8,f6,h6", &[]),
+    ]
+    .join("\n");
+    let (games_pdn, out) = (temp("games.pdn"), temp("endgames.txt"));
+    std::fs::write(&games_pdn, games).unwrap();
+    let (code, stdout, err) = tune(&[
+        "endgames",
+        "--variant",
+        "russian",
+        "--depth",
+        "4",
+        "--max-score",
+        "10000",
+        "--made-by",
+        "a test",
+        "--out",
+        &s(&out),
+        &s(&games_pdn),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(stdout.contains("2 games, 2 positions kept"), "{stdout}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("# made by: a test\n"), "{text}");
+    let set = openings::parse(Variant::Russian, &text).unwrap();
+    assert_eq!(set.len(), 2);
+    for g in &set {
+        assert!(g.moves().is_empty());
+        assert!((6..=8).contains(&g.position().occupied().count_ones()));
+    }
+    let (code, _, err) = tune(&[
+        "endgames",
+        "--variant",
+        "russian",
+        "--pieces",
+        "2-3",
+        "--out",
+        &s(&temp("none.txt")),
+        &s(&games_pdn),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("no position kept"), "{err}");
+}
