@@ -298,7 +298,8 @@ enum EgdbCommand {
         #[arg(long)]
         dir: Option<std::path::PathBuf>,
         /// Build only this combination and its swap (e.g. KKM-K: the side
-        /// to move's pieces first), the smaller ones being in the folder.
+        /// to move's pieces first), the tables with fewer pieces and those
+        /// of as many pieces with fewer men being in the folder.
         #[arg(long)]
         only: Option<shashki::egdb::Combo>,
         /// Worker threads.

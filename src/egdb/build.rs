@@ -865,7 +865,8 @@ pub struct BuildOptions {
     /// Every combination with at most this many pieces.
     pub pieces: u32,
     pub dir: std::path::PathBuf,
-    /// Only this combination (and its swap), the smaller ones being present.
+    /// Only this combination (and its swap), the tables it needs being
+    /// present ([`needed_before`]).
     pub only: Option<Combo>,
 }
 
