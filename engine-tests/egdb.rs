@@ -356,3 +356,118 @@ fn damaged_tables_are_refused_naming_the_file() {
     assert_eq!(std::fs::read(&kk_k).unwrap(), bytes);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--only` in a job array: with the smaller tables and the pairs of the
+/// same piece count with fewer men in the folder, each pair of a wave (the
+/// same men) builds on its own, in any order, into the very files a whole
+/// build writes; a pair with fewer men missing is named.
+#[test]
+fn only_builds_each_pair_of_a_wave_alone() {
+    use shashki::egdb::build::{build_order, needed_before};
+    let variant = Variant::Russian;
+    let whole = scratch("only-whole");
+    let mut opts = BuildOptions {
+        variant,
+        pieces: 4,
+        dir: whole.clone(),
+        only: None,
+    };
+    build(&opts, &mut |_| {}).unwrap();
+    let wave: Vec<Combo> = build_order(4)
+        .into_iter()
+        .filter(|c| c.pieces() == 4 && c.men() == 2)
+        .collect();
+    assert_eq!(wave.len(), 4, "{wave:?}");
+    let names = |c: Combo| {
+        let mut v = vec![format!("{c}.egdb"), format!("{}.egdb", c.swapped())];
+        v.dedup();
+        v
+    };
+    let part = scratch("only-part");
+    std::fs::create_dir_all(&part).unwrap();
+    for c in build_order(4) {
+        if needed_before(c, wave[0]) {
+            for f in names(c) {
+                std::fs::copy(whole.join(&f), part.join(&f)).unwrap();
+            }
+        }
+    }
+    // Last first: no pair of the wave waits for another.
+    opts.dir = part.clone();
+    for &c in wave.iter().rev() {
+        opts.only = Some(c);
+        let mut built = Vec::new();
+        build(&opts, &mut |r| built.push((r.combos.clone(), r.skipped))).unwrap();
+        assert_eq!(built.len(), 1);
+        assert!(!built[0].1, "{c} was there already");
+        for f in names(c) {
+            assert_eq!(
+                std::fs::read(part.join(&f)).unwrap(),
+                std::fs::read(whole.join(&f)).unwrap(),
+                "{f}"
+            );
+        }
+    }
+    // The next wave without one pair of this one: refused, naming it.
+    let next = build_order(4)
+        .into_iter()
+        .find(|c| c.pieces() == 4 && c.men() == 3)
+        .unwrap();
+    std::fs::remove_file(part.join(names(wave[0]).pop().unwrap())).unwrap();
+    opts.only = Some(next);
+    let e = build(&opts, &mut |_| {}).unwrap_err();
+    assert!(
+        e.contains(&format!("{}.egdb is needed first", wave[0])),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(&whole);
+    let _ = std::fs::remove_dir_all(&part);
+}
+
+/// `egdb list`: the pairs of one piece count in build order, by the names
+/// `--only` takes, split into waves by men, with their sizes on demand.
+#[test]
+fn egdb_list_names_the_pairs_of_a_piece_count() {
+    use shashki::egdb::build::build_order;
+    let lines = |args: &[&str]| -> Vec<String> {
+        let (status, out, err) = crate::cli::shashki(args);
+        assert_eq!(status, 0, "{args:?}: {err}");
+        out.lines().map(str::to_string).collect()
+    };
+    for n in 2..=6u32 {
+        let want: Vec<Combo> = build_order(n)
+            .into_iter()
+            .filter(|c| c.pieces() == n)
+            .collect();
+        let pieces = n.to_string();
+        let names = lines(&["egdb", "list", "--pieces", &pieces]);
+        let got: Vec<Combo> = names.iter().map(|l| l.parse().unwrap()).collect();
+        assert_eq!(got, want);
+        // Each pair once: the combinations of n pieces, a pair for two.
+        let all = Combo::all_with(n);
+        let single = all.iter().filter(|c| **c == c.swapped()).count();
+        assert_eq!(got.len(), (all.len() + single) / 2);
+        let mut waves = Vec::new();
+        for m in 0..=n {
+            waves.extend(lines(&[
+                "egdb",
+                "list",
+                "--pieces",
+                &pieces,
+                "--men",
+                &m.to_string(),
+            ]));
+        }
+        assert_eq!(waves, names);
+        let sized = lines(&["egdb", "list", "--pieces", &pieces, "--sizes"]);
+        let total: u64 = sized
+            .iter()
+            .map(|l| l.split('\t').nth(1).unwrap().parse::<u64>().unwrap())
+            .sum();
+        assert_eq!(total, want.iter().map(|c| c.pair_size()).sum::<u64>());
+    }
+    assert_eq!(
+        lines(&["egdb", "list", "--pieces", "3", "--men", "0"]),
+        ["KK-K"]
+    );
+}

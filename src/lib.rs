@@ -40,6 +40,7 @@
 //! - [`diagram`], [`svg`]: a position as a text diagram or an SVG picture.
 //! - [`player`]: an external engine over pipes (UCI or Hub), for matches.
 //! - [`matches`](mod@matches), [`elo`]: the match runner; Elo, intervals and SPRT.
+//! - [`progress`]: progress lines for a terminal (bar, elapsed, ETA), for matches and table builds.
 //! - [`openings`]: opening files and the shipped sets.
 //! - [`analyse`]: game analysis: values, best lines, glyphs.
 //!
@@ -71,6 +72,7 @@ pub mod pdn;
 pub mod perft;
 pub mod player;
 pub mod position;
+pub mod progress;
 pub mod search;
 pub mod svg;
 pub mod tt;

@@ -318,12 +318,30 @@ enum EgdbCommand {
         #[arg(long)]
         dir: Option<std::path::PathBuf>,
         /// Build only this combination and its swap (e.g. KKM-K: the side
-        /// to move's pieces first), the smaller ones being in the folder.
+        /// to move's pieces first), the tables with fewer pieces and those
+        /// of as many pieces with fewer men being in the folder.
         #[arg(long)]
         only: Option<shashki::egdb::Combo>,
         /// Worker threads.
         #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()), value_parser = within::<usize>(input::THREADS))]
         threads: usize,
+    },
+    /// Print the pairs of combinations with exactly --pieces pieces in
+    /// build order, one a line, by the name `build --only` takes: the
+    /// tasks of a job array. A pair needs every table with fewer pieces and
+    /// the pairs of its piece count with fewer men, no other.
+    List {
+        /// Pieces on the board.
+        #[arg(long, value_parser = whole::<u32>(2, shashki::egdb::index::MAX_PIECES as u64))]
+        pieces: u32,
+        /// Only the pairs with this many men (of both sides): one wave of
+        /// tasks that can all run at once.
+        #[arg(long)]
+        men: Option<u32>,
+        /// After each name, a tab and the positions of the pair (its index
+        /// space, both sides to move).
+        #[arg(long)]
+        sizes: bool,
     },
     /// Check every file of a folder: its checks, and that every win has a
     /// move to a loss and every loss only moves to wins.
@@ -852,8 +870,11 @@ fn run_analyse(a: &AnalyseArgs) -> Result<(), String> {
 }
 
 fn run_egdb(cmd: EgdbCommand) -> Result<(), String> {
-    use shashki::egdb::build::{build, BuildOptions};
+    use shashki::egdb::build::{
+        build_with_progress, progress_line, BuildOptions, Progress, Totals,
+    };
     use shashki::egdb::info;
+    use std::io::Write;
     let folder = |variant: Variant, dir: Option<std::path::PathBuf>| {
         dir.unwrap_or_else(|| shashki::egdb::default_dir(variant))
     };
@@ -883,38 +904,95 @@ fn run_egdb(cmd: EgdbCommand) -> Result<(), String> {
                     .map(|c| c.pair_size())
                     .sum(),
             };
-            let mut done = 0u64;
-            let mut built = 0u64;
-            let mut built_secs = 0.0;
-            pool.install(|| {
-                build(&opts, &mut |r| {
-                    done += r.positions;
-                    if !r.skipped {
-                        built += r.positions;
-                        built_secs += r.seconds;
-                    }
-                    let names: Vec<String> = r.combos.iter().map(|c| c.name()).collect();
-                    let what = if r.skipped { "present, checked" } else { "built" };
-                    // What is left, at the pace of what was built so far.
-                    let eta = if built > 0 {
-                        format!(", about {:.0} s left", (all - done) as f64 * built_secs / built as f64)
-                    } else {
-                        String::new()
-                    };
-                    eprintln!(
-                        "{:<13} {what}: {} positions, +{} ={} -{}, {} bytes, {:.1} s ({done} of {all} positions, {:.0} s{eta})",
-                        names.join(" "),
-                        r.positions,
-                        r.wdl[0],
-                        r.wdl[1],
-                        r.wdl[2],
-                        r.bytes,
-                        r.seconds,
-                        start.elapsed().as_secs_f64()
-                    );
-                })
-            })?;
+            // On a terminal, one line redrawn in place from another thread
+            // every quarter second, from the build's progress counters;
+            // otherwise a line per finished pair.
+            let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
+            let progress = Progress::default();
+            let totals = std::sync::Mutex::new(Totals::default());
+            let (stop, stopped) = std::sync::mpsc::channel::<()>();
+            let result = std::thread::scope(|scope| {
+                if tty {
+                    let (progress, totals) = (&progress, &totals);
+                    scope.spawn(move || {
+                        while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+                            stopped.recv_timeout(std::time::Duration::from_millis(250))
+                        {
+                            let t = totals.lock().unwrap_or_else(|p| p.into_inner()).clone();
+                            let line = progress_line(
+                                &progress.snapshot(),
+                                &t,
+                                all,
+                                start.elapsed().as_secs_f64(),
+                            );
+                            shashki::progress::redraw(&line);
+                        }
+                    });
+                }
+                let result = pool.install(|| {
+                    build_with_progress(&opts, &progress, &mut |r| {
+                        let mut t = totals.lock().unwrap_or_else(|p| p.into_inner());
+                        t.add(r);
+                        if tty {
+                            return;
+                        }
+                        let names: Vec<String> = r.combos.iter().map(|c| c.name()).collect();
+                        let what = if r.skipped { "present, checked" } else { "built" };
+                        // What is left, at the pace of what was built so far.
+                        let eta = if t.built > 0 {
+                            format!(", about {:.0} s left", (all - t.done) as f64 * t.built_secs / t.built as f64)
+                        } else {
+                            String::new()
+                        };
+                        eprintln!(
+                            "{:<13} {what}: {} positions, +{} ={} -{}, {} bytes, {:.1} s ({} of {all} positions, {:.0} s{eta})",
+                            names.join(" "),
+                            r.positions,
+                            r.wdl[0],
+                            r.wdl[1],
+                            r.wdl[2],
+                            r.bytes,
+                            r.seconds,
+                            t.done,
+                            start.elapsed().as_secs_f64()
+                        );
+                    })
+                });
+                drop(stop);
+                result
+            });
+            if tty {
+                shashki::progress::clear();
+                let t = totals.lock().unwrap_or_else(|p| p.into_inner());
+                eprintln!(
+                    "pairs: {} built ({} positions, {} bytes), {} found whole and checked, in {}",
+                    t.pairs,
+                    t.built,
+                    t.bytes,
+                    t.skipped,
+                    shashki::progress::clock_time(start.elapsed().as_secs())
+                );
+            }
+            result?;
             println!("done: {}", opts.dir.display());
+            Ok(())
+        }
+        EgdbCommand::List { pieces, men, sizes } => {
+            let mut out = std::io::stdout().lock();
+            for c in shashki::egdb::build::build_order(pieces) {
+                if c.pieces() != pieces || men.is_some_and(|m| c.men() != m) {
+                    continue;
+                }
+                let line = if sizes {
+                    format!("{}\t{}", c.name(), c.pair_size())
+                } else {
+                    c.name()
+                };
+                // A closed output (`| head`) ends the list quietly.
+                if writeln!(out, "{line}").is_err() {
+                    break;
+                }
+            }
             Ok(())
         }
         EgdbCommand::Verify { variant, dir } => {

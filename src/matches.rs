@@ -698,39 +698,17 @@ pub fn game_line(r: &GameReport, s: &Standing, names: &[String; 2], total: usize
 /// and the estimated time to the end (at the pace of the games done so
 /// far; `--:--` until the first game ends).
 pub fn progress_bar(done: usize, total: usize, s: &Standing) -> String {
-    let width = 30;
-    let filled = (done * width)
-        .checked_div(total)
-        .unwrap_or(width)
-        .min(width);
-    let eta = match done {
-        0 => "--:--".to_string(),
-        _ => {
-            let left = s.elapsed.as_secs_f64() * total.saturating_sub(done) as f64 / done as f64;
-            // Rounded up: a match still running never shows 0:00.
-            clock_time(left.ceil() as u64)
-        }
-    };
+    use crate::progress::{bar, clock_time, eta};
     format!(
-        "[{}{}] {done}/{total}  +{} ={} -{}  {:.1}%  {} elapsed  ETA {eta}",
-        "#".repeat(filled),
-        ".".repeat(width - filled),
+        "{} {done}/{total}  +{} ={} -{}  {:.1}%  {} elapsed  ETA {}",
+        bar(done as u64, total as u64, 30),
         s.tally.wins,
         s.tally.draws,
         s.tally.losses,
         100.0 * s.tally.score(),
         clock_time(s.elapsed.as_secs()),
+        eta(s.elapsed.as_secs_f64(), done as f64, total as f64),
     )
-}
-
-/// Seconds as `m:ss`, or `h:mm:ss` from an hour on.
-fn clock_time(secs: u64) -> String {
-    let (h, m, s) = (secs / 3600, secs / 60 % 60, secs % 60);
-    if h > 0 {
-        format!("{h}:{m:02}:{s:02}")
-    } else {
-        format!("{m}:{s:02}")
-    }
 }
 
 #[cfg(test)]

@@ -11,7 +11,9 @@ use crate::position::Position;
 use crate::variant::Variant;
 use rayon::prelude::*;
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 /// Finished tables, one value byte per index, by combination.
 pub type Finished = HashMap<Combo, Arc<Vec<u8>>>;
@@ -233,6 +235,307 @@ pub(crate) type BuiltSide = (Combo, Vec<u8>, Option<Vec<u8>>);
 /// promotions within a group.
 pub(crate) type Carried = HashMap<Combo, Arc<Vec<u8>>>;
 
+/// What the build of a pair is doing, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Between pairs.
+    Idle,
+    /// Files found on disk: read whole and checked (and lone-king pairs
+    /// analysed again in memory).
+    Checking,
+    /// The first look at every state: its own moves.
+    Looking,
+    /// The retrograde passes from the decided states back.
+    Retrograde,
+    /// The exact solver on the wins the counting rules may deny.
+    Solving,
+    /// The files written.
+    Writing,
+}
+
+impl Phase {
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Idle => "idle",
+            Phase::Checking => "checking",
+            Phase::Looking => "first look",
+            Phase::Retrograde => "retrograde",
+            Phase::Solving => "solving",
+            Phase::Writing => "writing",
+        }
+    }
+
+    const ALL: [Phase; 6] = [
+        Phase::Idle,
+        Phase::Checking,
+        Phase::Looking,
+        Phase::Retrograde,
+        Phase::Solving,
+        Phase::Writing,
+    ];
+}
+
+/// How far a build has gone inside the pair it is on, for a display that
+/// polls it from another thread ([`build_with_progress`]). The workers add
+/// to relaxed atomic counters in batches of [`Progress::BATCH`] states, so
+/// keeping count costs the build nothing measurable.
+#[derive(Debug, Default)]
+pub struct Progress {
+    clock: Mutex<Clock>,
+    phase: AtomicU8,
+    /// The side being solved, and how many sides the pair has.
+    side: AtomicU8,
+    sides: AtomicU8,
+    done: AtomicU64,
+    total: AtomicU64,
+}
+
+/// The pair under way, when its build began (none while it is only
+/// checked), and when the phase began.
+#[derive(Clone, Copy, Debug, Default)]
+struct Clock {
+    pair: Option<Combo>,
+    build: Option<Instant>,
+    phase: Option<Instant>,
+}
+
+/// What [`Progress::snapshot`] saw.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Snapshot {
+    /// The pair being built or checked (by the combination naming it).
+    pub pair: Option<Combo>,
+    /// Seconds since its build began, when it is being built.
+    pub building: Option<f64>,
+    pub phase: Phase,
+    /// Seconds since the phase began.
+    pub phase_secs: f64,
+    /// States done and to do in this phase (the solver: in this side).
+    pub done: u64,
+    pub total: u64,
+    /// The side being solved, of how many.
+    pub side: usize,
+    pub sides: usize,
+    /// An estimate of how much of the pair's build is done, 0 to 1 (0 while
+    /// it is only checked): the first look counts for half, the retrograde
+    /// passes for 0.4 (their states done against all states: it jumps at
+    /// the end, as the draws are never visited), the solver for the last
+    /// 0.1.
+    pub fraction: f64,
+}
+
+impl Progress {
+    /// States a worker counts before it adds them to the shared count.
+    pub const BATCH: u64 = 4096;
+
+    fn clock(&self) -> std::sync::MutexGuard<'_, Clock> {
+        self.clock.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn start_pair(&self, pair: Option<Combo>, phase: Phase) {
+        *self.clock() = Clock {
+            pair,
+            ..Clock::default()
+        };
+        self.set_phase(phase, 0);
+    }
+
+    fn start_build(&self) {
+        self.clock().build = Some(Instant::now());
+    }
+
+    fn set_phase(&self, phase: Phase, total: u64) {
+        self.clock().phase = Some(Instant::now());
+        self.done.store(0, Relaxed);
+        self.total.store(total, Relaxed);
+        self.phase.store(phase as u8, Relaxed);
+    }
+
+    fn set_side(&self, side: usize, sides: usize) {
+        self.side.store(side as u8, Relaxed);
+        self.sides.store(sides as u8, Relaxed);
+    }
+
+    fn add(&self, n: u64) {
+        self.done.fetch_add(n, Relaxed);
+    }
+
+    /// A counter for one worker, adding to this one in batches.
+    fn tally(&self) -> Tally<'_> {
+        Tally {
+            progress: self,
+            n: 0,
+        }
+    }
+
+    /// Where the build is now.
+    pub fn snapshot(&self) -> Snapshot {
+        let clock = *self.clock();
+        let secs = |t: Option<Instant>| t.map(|t| t.elapsed().as_secs_f64());
+        let building = secs(clock.build);
+        let phase = Phase::ALL[self.phase.load(Relaxed) as usize];
+        let (done, total) = (self.done.load(Relaxed), self.total.load(Relaxed));
+        let (side, sides) = (
+            self.side.load(Relaxed) as usize,
+            self.sides.load(Relaxed).max(1) as usize,
+        );
+        let part = if total == 0 {
+            0.0
+        } else {
+            (done as f64 / total as f64).min(1.0)
+        };
+        let fraction = match phase {
+            _ if building.is_none() => 0.0,
+            Phase::Idle | Phase::Checking => 0.0,
+            Phase::Looking => 0.5 * part,
+            Phase::Retrograde => 0.5 + 0.4 * part,
+            Phase::Solving => 0.9 + 0.1 * (side as f64 + part) / sides as f64,
+            Phase::Writing => 1.0,
+        };
+        Snapshot {
+            pair: clock.pair,
+            building,
+            phase,
+            phase_secs: secs(clock.phase).unwrap_or(0.0),
+            done,
+            total,
+            side,
+            sides,
+            fraction,
+        }
+    }
+}
+
+impl Snapshot {
+    /// Seconds left in the build of the pair: the solver at its own pace
+    /// (the sides still to solve taken to be as long as this one), the
+    /// rest by the fraction done. `None` while no pair is being built or
+    /// nothing is counted yet.
+    pub fn pair_left(&self) -> Option<f64> {
+        let building = self.building?;
+        match self.phase {
+            Phase::Idle | Phase::Checking => None,
+            Phase::Writing => Some(0.0),
+            Phase::Solving if self.done > 0 => {
+                let per_state = self.phase_secs / self.done as f64;
+                let this = per_state * self.total.saturating_sub(self.done) as f64;
+                let later = (self.sides - 1).saturating_sub(self.side) as f64;
+                Some(this + later * per_state * self.total as f64)
+            }
+            _ if self.fraction > 0.0 => Some(building * (1.0 - self.fraction) / self.fraction),
+            _ => None,
+        }
+    }
+}
+
+/// What a build has finished so far (the sum of its [`PairReport`]s).
+#[derive(Clone, Debug, Default)]
+pub struct Totals {
+    /// Positions of the pairs finished: built, or found whole and checked.
+    pub done: u64,
+    /// Positions, seconds, pairs and bytes of those built.
+    pub built: u64,
+    pub built_secs: f64,
+    pub pairs: u64,
+    pub bytes: u64,
+    /// Pairs found whole on disk.
+    pub skipped: u64,
+}
+
+impl Totals {
+    pub fn add(&mut self, r: &PairReport) {
+        self.done += r.positions;
+        if r.skipped {
+            self.skipped += 1;
+        } else {
+            self.pairs += 1;
+            self.built += r.positions;
+            self.built_secs += r.seconds;
+            self.bytes += r.bytes;
+        }
+    }
+}
+
+/// A progress line for a terminal, such as
+/// `[#########...........] 86.0M/151.4M  KKM-KM retrograde 62%  1:02  ETA 0:45`:
+/// the positions done of `all` (the pair under way counted by its
+/// estimated fraction), the pair and its phase (the solver: states solved
+/// of this side's), the time since the start, and the time left: what the
+/// pair under way still needs ([`Snapshot::pair_left`]) and the pairs after
+/// it at the pace of those built so far (positions a second; found files
+/// count for nothing).
+pub fn progress_line(p: &Snapshot, t: &Totals, all: u64, elapsed: f64) -> String {
+    use crate::progress::{bar, clock_time};
+    let pair_size = p.pair.map_or(0, |c| c.pair_size());
+    let in_pair = p.fraction * pair_size as f64;
+    let done = t.done as f64 + in_pair;
+    let count = |n: f64| {
+        if all >= 10_000_000 {
+            format!("{:.1}M", n / 1e6)
+        } else {
+            format!("{n:.0}")
+        }
+    };
+    let what = match (p.pair, p.building) {
+        (Some(c), None) => format!("{c} {}", Phase::Checking.name()),
+        (Some(c), Some(_)) if p.phase == Phase::Solving => {
+            format!("{c} {} {}/{}", p.phase.name(), p.done, p.total)
+        }
+        (Some(c), Some(_)) => format!("{c} {} {:.0}%", p.phase.name(), 100.0 * p.fraction),
+        (None, _) => String::new(),
+    };
+    // Seconds a position, from the pairs built, else from this one.
+    let pace = if t.built > 0 {
+        Some(t.built_secs / t.built as f64)
+    } else {
+        p.building
+            .filter(|_| in_pair > 0.0)
+            .map(|secs| secs / in_pair)
+    };
+    let after = all.saturating_sub(t.done + pair_size) as f64;
+    let left = match (p.building.map(|_| p.pair_left()), pace) {
+        (Some(None), _) => None,
+        (Some(Some(pair)), _) if after == 0.0 => Some(pair),
+        (Some(Some(pair)), Some(pace)) => Some(pair + after * pace),
+        (None, _) if after + pair_size as f64 == 0.0 => Some(0.0),
+        (None, Some(pace)) => Some(after * pace),
+        _ => None,
+    };
+    format!(
+        "{} {}/{}  {what}  {}  ETA {}",
+        bar(done as u64, all, 20),
+        count(done),
+        count(all as f64),
+        clock_time(elapsed as u64),
+        left.map_or("--:--".to_string(), |s| clock_time(s.ceil() as u64)),
+    )
+}
+
+/// One worker's count, added to the shared one every [`Progress::BATCH`]
+/// states and when dropped.
+struct Tally<'a> {
+    progress: &'a Progress,
+    n: u64,
+}
+
+impl Tally<'_> {
+    #[inline]
+    fn tick(&mut self) {
+        self.n += 1;
+        if self.n == Progress::BATCH {
+            self.progress.add(self.n);
+            self.n = 0;
+        }
+    }
+}
+
+impl Drop for Tally<'_> {
+    fn drop(&mut self) {
+        if self.n > 0 {
+            self.progress.add(self.n);
+        }
+    }
+}
+
 /// Build the pair of `combo` (and its swap): the final values of each side,
 /// and, for lone-king combinations, the values by state.
 pub(crate) fn build_pair(
@@ -241,8 +544,9 @@ pub(crate) fn build_pair(
     finished: &Finished,
     carried: &Carried,
     plains: &HashMap<Combo, Arc<Plain>>,
+    progress: &Progress,
 ) -> (Arc<Plain>, Vec<BuiltSide>) {
-    let plain = Arc::new(retrograde(variant, combo, finished, carried));
+    let plain = Arc::new(retrograde(variant, combo, finished, carried, progress));
     let n = combo.pieces();
     let sides = if plain.combos[0] == plain.combos[1] {
         1
@@ -290,6 +594,8 @@ pub(crate) fn build_pair(
             );
         }
         if !to_solve.is_empty() {
+            progress.set_side(s, sides);
+            progress.set_phase(Phase::Solving, to_solve.len() as u64);
             // One memo per worker: the positions share most of their lines.
             let chunk = to_solve.len().div_ceil(2 * rayon::current_num_threads());
             let solved: Vec<(usize, u8)> = to_solve
@@ -307,7 +613,9 @@ pub(crate) fn build_pair(
                             } else {
                                 DrawState::after(None, &pos)
                             };
-                            (st, solver.solve(&pos, draws))
+                            let v = solver.solve(&pos, draws);
+                            progress.add(1);
+                            (st, v)
                         })
                         .collect::<Vec<_>>()
                 })
@@ -332,28 +640,40 @@ pub(crate) fn build_pair(
 /// rules (but with the counter the combination carries, see [`Carry`]):
 /// moves that leave the combination take the finished tables' values; what
 /// is not decided when nothing more follows is a draw.
-fn retrograde(variant: Variant, combo: Combo, finished: &Finished, carried: &Carried) -> Plain {
+fn retrograde(
+    variant: Variant,
+    combo: Combo,
+    finished: &Finished,
+    carried: &Carried,
+    progress: &Progress,
+) -> Plain {
     let combos = [combo, combo.swapped()];
     let sides = if combos[0] == combos[1] { 1 } else { 2 };
     let carry = Carry::of(combo);
     let ks = carry.states();
+    let states: u64 = combos[..sides].iter().map(|c| c.size() * ks as u64).sum();
+    progress.set_phase(Phase::Looking, states);
     // value, dist, children left
     let mut state: Vec<Vec<(u8, u8, u8)>> = (0..sides)
         .map(|s| {
             let c = combos[s];
             (0..c.size() * ks as u64)
                 .into_par_iter()
-                .map(|st| {
-                    first_look(
-                        variant,
-                        c,
-                        st / ks as u64,
-                        (st % ks as u64) as usize,
-                        carry,
-                        finished,
-                        carried,
-                    )
-                })
+                .map_init(
+                    || progress.tally(),
+                    |tally, st| {
+                        tally.tick();
+                        first_look(
+                            variant,
+                            c,
+                            st / ks as u64,
+                            (st % ks as u64) as usize,
+                            carry,
+                            finished,
+                            carried,
+                        )
+                    },
+                )
                 .collect()
         })
         .collect();
@@ -366,11 +686,14 @@ fn retrograde(variant: Variant, combo: Combo, finished: &Finished, carried: &Car
             }
         }
     }
+    progress.set_phase(Phase::Retrograde, states);
+    let mut tally = progress.tally();
     let mut d = 0;
     while d < levels.len() {
         let level = std::mem::take(&mut levels[d]);
         let mut next = Vec::new();
         for &(s, st) in &level {
+            tally.tick();
             let (v, _, _) = state[s as usize][st as usize];
             let (i, k) = (st as usize / ks, st as usize % ks);
             let q = combos[s as usize]
@@ -410,6 +733,7 @@ fn retrograde(variant: Variant, combo: Combo, finished: &Finished, carried: &Car
         }
         d += 1;
     }
+    drop(tally);
     let mut value = [Vec::new(), Vec::new()];
     let mut dist = [Vec::new(), Vec::new()];
     for s in 0..sides {
@@ -541,7 +865,8 @@ pub struct BuildOptions {
     /// Every combination with at most this many pieces.
     pub pieces: u32,
     pub dir: std::path::PathBuf,
-    /// Only this combination (and its swap), the smaller ones being present.
+    /// Only this combination (and its swap), the tables it needs being
+    /// present ([`needed_before`]).
     pub only: Option<Combo>,
 }
 
@@ -583,6 +908,24 @@ fn load_finished(opts: &BuildOptions, c: Combo) -> Result<Vec<u8>, String> {
 /// Build the tables `opts` asks for, calling `report` after each pair;
 /// pairs whose files are there and whole are checked and skipped.
 pub fn build(opts: &BuildOptions, report: &mut dyn FnMut(&PairReport)) -> Result<(), String> {
+    build_with_progress(opts, &Progress::default(), report)
+}
+
+/// Whether the pair `p` must be in the folder before the pair `target` is
+/// built: every pair with fewer pieces, and those of as many pieces with
+/// fewer men (a promotion leads there). Pairs with as many pieces and men
+/// as the target are built side by side (`--only` in a job array).
+pub fn needed_before(p: Combo, target: Combo) -> bool {
+    p.pieces() < target.pieces() || (p.pieces() == target.pieces() && p.men() < target.men())
+}
+
+/// [`build`], keeping `progress` up to date for a display on another
+/// thread.
+pub fn build_with_progress(
+    opts: &BuildOptions,
+    progress: &Progress,
+    report: &mut dyn FnMut(&PairReport),
+) -> Result<(), String> {
     if super::file::variant_code(opts.variant).is_none() {
         return Err(format!(
             "endgame tables: there are none for {}",
@@ -605,6 +948,10 @@ pub fn build(opts: &BuildOptions, report: &mut dyn FnMut(&PairReport)) -> Result
     let mut carried: Carried = HashMap::new();
     let mut plains: HashMap<Combo, Arc<Plain>> = HashMap::new();
     for pair in build_order(max) {
+        if target.is_some_and(|t| t != pair && !needed_before(pair, t)) {
+            continue;
+        }
+        progress.start_pair(Some(pair), Phase::Checking);
         let combos: Vec<Combo> = if pair == pair.swapped() {
             vec![pair]
         } else {
@@ -620,7 +967,9 @@ pub fn build(opts: &BuildOptions, report: &mut dyn FnMut(&PairReport)) -> Result
             // (it is small): the pairs after it in its group need its
             // values by state.
             if Carry::of(pair) != Carry::None {
-                let (plain, tables) = build_pair(opts.variant, pair, &finished, &carried, &plains);
+                let (plain, tables) =
+                    build_pair(opts.variant, pair, &finished, &carried, &plains, progress);
+                progress.set_phase(Phase::Checking, 0);
                 plains.insert(plain.combos[0], plain.clone());
                 plains.insert(plain.combos[1], plain);
                 for (c, _, by_state) in tables {
@@ -638,6 +987,7 @@ pub fn build(opts: &BuildOptions, report: &mut dyn FnMut(&PairReport)) -> Result
                     .unwrap_or(0);
                 finished.insert(*c, Arc::new(v));
             }
+            progress.start_pair(None, Phase::Idle);
             if is_target {
                 report(&PairReport {
                     positions: pair.pair_size(),
@@ -657,7 +1007,10 @@ pub fn build(opts: &BuildOptions, report: &mut dyn FnMut(&PairReport)) -> Result
             ));
         }
         let start = std::time::Instant::now();
-        let (plain, tables) = build_pair(opts.variant, pair, &finished, &carried, &plains);
+        progress.start_build();
+        let (plain, tables) =
+            build_pair(opts.variant, pair, &finished, &carried, &plains, progress);
+        progress.set_phase(Phase::Writing, 0);
         if plain.carry != Carry::None {
             plains.insert(plain.combos[0], plain.clone());
             plains.insert(plain.combos[1], plain);
@@ -677,6 +1030,7 @@ pub fn build(opts: &BuildOptions, report: &mut dyn FnMut(&PairReport)) -> Result
             )?;
             finished.insert(c, Arc::new(v));
         }
+        progress.start_pair(None, Phase::Idle);
         report(&PairReport {
             positions: pair.pair_size(),
             combos,
@@ -707,6 +1061,97 @@ fn count(values: &[u8], wdl: &mut [u64; 3]) {
 mod tests {
     use super::*;
     use rand::{Rng, SeedableRng};
+
+    /// The workers' counts reach the shared one (in batches, the rest when
+    /// a worker ends), and the phases make the pair's fraction grow.
+    #[test]
+    fn progress_counts_and_estimates() {
+        let p = Progress::default();
+        let kkm_km: Combo = "KKM-KM".parse().unwrap();
+        p.start_pair(Some(kkm_km), Phase::Checking);
+        let s = p.snapshot();
+        assert_eq!((s.pair, s.building, s.fraction), (Some(kkm_km), None, 0.0));
+        p.start_build();
+        p.set_phase(Phase::Looking, 10_000);
+        let n: u64 = (0..10_000u64)
+            .into_par_iter()
+            .map_init(|| p.tally(), |t, _| t.tick())
+            .count() as u64;
+        assert_eq!(n, 10_000);
+        let s = p.snapshot();
+        assert_eq!((s.done, s.total, s.fraction), (10_000, 10_000, 0.5));
+        assert!(s.building.is_some());
+        p.set_phase(Phase::Retrograde, 10_000);
+        {
+            let mut t = p.tally();
+            for _ in 0..Progress::BATCH + 5 {
+                t.tick();
+            }
+            // A whole batch is counted while the worker runs.
+            assert_eq!(p.snapshot().done, Progress::BATCH);
+        }
+        assert_eq!(p.snapshot().done, Progress::BATCH + 5);
+        p.set_side(1, 2);
+        p.set_phase(Phase::Solving, 100);
+        p.add(50);
+        let s = p.snapshot();
+        assert!((s.fraction - 0.975).abs() < 1e-9, "{s:?}");
+        // The solver at its own pace: 50 more states on this side, 0 after.
+        let left = s.pair_left().unwrap();
+        assert!((left - s.phase_secs).abs() < 1e-6, "{s:?}");
+        p.start_pair(None, Phase::Idle);
+        assert_eq!(p.snapshot().pair, None);
+    }
+
+    #[test]
+    fn progress_lines() {
+        let kkm_km: Combo = "KKM-KM".parse().unwrap();
+        let mut p = Snapshot {
+            pair: Some(kkm_km),
+            building: Some(10.0),
+            phase: Phase::Retrograde,
+            phase_secs: 4.0,
+            done: 1,
+            total: 2,
+            side: 0,
+            sides: 2,
+            fraction: 0.5,
+        };
+        let size = kkm_km.pair_size();
+        // Half the pair in 10 s: 10 s more for it; 2 * size after it at the
+        // 2 s a million of the pairs built: 4 * size / 1e6 s.
+        let t = Totals {
+            done: size,
+            built: 1_000_000,
+            built_secs: 2.0,
+            pairs: 1,
+            ..Totals::default()
+        };
+        let all = 4 * size;
+        let line = progress_line(&p, &t, all, 75.0);
+        let left = 10.0 + 2.0 * size as f64 * 2e-6;
+        let want = format!(
+            "[#######.............] 28.6M/76.4M  KKM-KM retrograde 50%  1:15  ETA {}",
+            crate::progress::clock_time(left.ceil() as u64)
+        );
+        assert_eq!(line, want);
+        p.phase = Phase::Solving;
+        p.done = 10;
+        p.total = 40;
+        let line = progress_line(&p, &t, all, 75.0);
+        assert!(
+            line.contains("  KKM-KM solving 10/40  1:15  ETA "),
+            "{line}"
+        );
+        // Checking a file found on disk: no fraction, nothing known yet.
+        p.building = None;
+        p.fraction = 0.0;
+        let line = progress_line(&p, &Totals::default(), 1000, 3.0);
+        assert_eq!(
+            line,
+            "[....................] 0/1000  KKM-KM checking  0:03  ETA --:--"
+        );
+    }
 
     /// The moves back from a position are exactly the quiet, non-crowning
     /// moves forward that lead to it (checked on random positions).
