@@ -8,6 +8,7 @@ mod analyse;
 mod cli;
 mod common;
 mod egdb;
+mod egdb_endings;
 mod fuzz;
 mod game;
 mod hub;
