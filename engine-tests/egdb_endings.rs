@@ -20,6 +20,7 @@
 //! The values, as in the tables, count every rule from the position given
 //! (every counter at zero).
 
+use crate::common::position;
 use crate::egdb::{scratch, Counts};
 use shashki::egdb::build::{build, BuildOptions};
 use shashki::egdb::{Combo, Tables, Wdl};
@@ -71,10 +72,6 @@ fn tables(variant: Variant) -> &'static Tables {
         let _ = std::fs::remove_dir_all(&dir);
         t
     })
-}
-
-fn position(variant: Variant, text: &str) -> Position {
-    fen::parse_position(variant, text).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 /// A depth-bounded exact prover under the counting rules (the counters of
