@@ -18,7 +18,8 @@ use shashki::{Move, Position, Variant};
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-fn scratch(name: &str) -> PathBuf {
+/// A scratch folder of this process (removed first if it is there).
+pub(crate) fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("shashki-egdb-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     dir
@@ -28,7 +29,7 @@ fn scratch(name: &str) -> PathBuf {
 /// rule's count runs while its condition holds with the same material
 /// "balance" (its signature) and starts again when the balance changes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-struct Counts {
+pub(crate) struct Counts {
     /// 7.2.5: plies in a row in which a king moved without capturing.
     king_moves: u8,
     /// (signature, plies) of 7.2.4, 7.2.6, 7.2.7, 7.2.8.
@@ -94,7 +95,7 @@ fn run(prev: (u32, u8), sig: u32) -> (u32, u8) {
 }
 
 impl Counts {
-    fn start(pos: &Position) -> Counts {
+    pub(crate) fn start(pos: &Position) -> Counts {
         let s = signatures(pos);
         Counts {
             king_moves: 0,
@@ -105,7 +106,7 @@ impl Counts {
         }
     }
 
-    fn after(&self, before: &Position, m: &Move, pos: &Position) -> Counts {
+    pub(crate) fn after(&self, before: &Position, m: &Move, pos: &Position) -> Counts {
         let s = signatures(pos);
         let king_move = !m.is_capture() && before.kings() & m.from().bb() != 0;
         Counts {
@@ -117,8 +118,23 @@ impl Counts {
         }
     }
 
+    /// The plies of every count in one number. The signatures are left
+    /// out: each is a function of the position the counts belong to.
+    pub(crate) fn packed(&self) -> u64 {
+        u64::from_le_bytes([
+            self.king_moves,
+            self.r724.1,
+            self.r726.1,
+            self.r727.1,
+            self.r728.1,
+            0,
+            0,
+            0,
+        ])
+    }
+
     /// Whether a counting rule has ended the game.
-    fn drawn(&self, pieces: u32) -> bool {
+    pub(crate) fn drawn(&self, pieces: u32) -> bool {
         let r726 = if pieces <= 5 { 60 } else { 120 };
         (self.r728.0 != 0 && self.r728.1 >= 10)
             || (self.r727.0 != 0 && self.r727.1 >= 10)

@@ -8,6 +8,7 @@ mod analyse;
 mod cli;
 mod common;
 mod egdb;
+mod egdb_endings;
 mod egdb_search;
 mod fuzz;
 mod game;
