@@ -8,8 +8,8 @@
 //! Endgame tables (Russian, Brazilian; [`Searcher::set_tables`]): a node
 //! they cover whose value is exact (see [`crate::egdb::Verdict`]: the
 //! counters at zero, a side without kings, or a draw) ends there, a win
-//! scored `TB_WIN - plies`, below every win seen to its end and above every
-//! evaluation. Where counters already run, a stored win is only "won or
+//! scored from [`TB_BOUND`] to [`TB_WIN`] (higher with more in hand, then
+//! sooner), below every win seen to its end and above every evaluation. Where counters already run, a stored win is only "won or
 //! drawn": the search goes on below it (the draw rules are counted along
 //! the path), cutting where the bound alone decides, and a leaf scores
 //! `TB_LIKELY` plus the evaluation (kept above a draw), so that the winner
@@ -50,11 +50,12 @@ use std::time::{Duration, Instant};
 pub const WIN: i32 = 30_000;
 /// Scores at or beyond this are wins or losses.
 pub const WIN_BOUND: i32 = WIN - 1_000;
-/// A win the endgame tables prove, before subtracting the plies to reach
-/// it.
+/// A win the endgame tables prove, at most: `TB_WIN - TB_SPREAD`, less the
+/// plies to reach it, plus the evaluation clamped to `TB_SPREAD`.
 pub const TB_WIN: i32 = 20_000;
+const TB_SPREAD: i32 = 800;
 /// Scores at or beyond this (below [`WIN_BOUND`]) are table wins.
-const TB_BOUND: i32 = TB_WIN - 1_000;
+pub const TB_BOUND: i32 = TB_WIN - 2 * TB_SPREAD - MAX_PLY as i32 - 10;
 /// A leaf the tables call won with counters already running (won or
 /// drawn): this plus the evaluation, kept above a draw and below a proven
 /// win (and the negative for a lost one).
@@ -653,13 +654,18 @@ fn repetition_score<R: Rules>(pos: &Position) -> i32 {
     }
 }
 
-/// The score of an exact table value at `ply`.
+/// The score of an exact table value of `pos` at `ply`. The tables know no
+/// distances: among proven wins the evaluation (clamped) ranks first, as a
+/// win with more in hand is the easier one to finish inside the counting
+/// rules, then the fewer plies to reach it.
 #[inline]
-fn tb_score(wdl: Wdl, ply: usize) -> i32 {
+fn tb_score(wdl: Wdl, ply: usize, pos: &Position, weights: &Weights) -> i32 {
+    let e = || eval::evaluate_with(pos, weights).clamp(-TB_SPREAD, TB_SPREAD);
+    let base = TB_WIN - TB_SPREAD - ply as i32;
     match wdl {
-        Wdl::Win => TB_WIN - ply as i32,
+        Wdl::Win => base + e(),
         Wdl::Draw => 0,
-        Wdl::Loss => -(TB_WIN - ply as i32),
+        Wdl::Loss => e() - base,
     }
 }
 
@@ -1184,7 +1190,7 @@ impl<'a> Worker<'a> {
         let in_play = ply < MAX_PLY && !self.draw_rule_applies::<R>(pos);
         if in_play {
             match self.probe::<R>(pos, false) {
-                Some(Verdict::Exact(wdl)) => return tb_score(wdl, ply),
+                Some(Verdict::Exact(wdl)) => return tb_score(wdl, ply, pos, self.s.weights),
                 Some(Verdict::AtLeastDraw) if beta <= 0 => return 0,
                 Some(Verdict::AtMostDraw) if alpha >= 0 => return 0,
                 _ => {}
@@ -1384,7 +1390,7 @@ impl<'a> Worker<'a> {
         self.seldepth = self.seldepth.max(ply);
         // Below the first ply every node was reached by a capture.
         match self.probe::<R>(pos, qdepth > 0) {
-            Some(Verdict::Exact(wdl)) => return tb_score(wdl, ply),
+            Some(Verdict::Exact(wdl)) => return tb_score(wdl, ply, pos, self.s.weights),
             Some(Verdict::AtLeastDraw) => return tb_likely(pos, self.s.weights, true),
             Some(Verdict::AtMostDraw) => return tb_likely(pos, self.s.weights, false),
             None => {}
