@@ -283,17 +283,18 @@ impl Session {
         let mut remark = None;
         if let Some(h) = pending {
             if h.game.position() == board {
+                // The library's own game began after the end of the game by
+                // the rules, later than the client's history: it is the
+                // history since that end. (The client's first position may
+                // recur in it, in a repetition, so it is not attached there.)
+                if let Some(c) = continued.as_ref().filter(|c| c.anew) {
+                    return (c.clone(), None);
+                }
                 if let Some(mut g) = known.and_then(|k| k.attach(h.game.start())) {
                     for m in h.game.moves() {
                         g.extend(m);
                     }
                     return (g, None);
-                }
-                // The library's own game began after the end of the game
-                // by the rules, later than the client's history: it is the
-                // history since that end.
-                if let Some(c) = continued.filter(|c| c.anew) {
-                    return (c, None);
                 }
                 return (h, None);
             }
@@ -489,6 +490,43 @@ mod tests {
         assert_eq!(k.attach(&start).unwrap().game.moves().len(), 0);
         assert_eq!(k.continue_to(&start).unwrap().game.moves().len(), 4);
         assert!(!k.anew);
+    }
+
+    #[test]
+    fn a_game_started_anew_is_not_attached_to_an_older_history() {
+        // The library's game started anew (after the rules ended the game)
+        // at `start`, and went once round a cycle of four plies; the client,
+        // whose history began at the same position a cycle earlier, sends
+        // its moves since then. The client's start recurs in the library's
+        // game, but the library's game since its new start is the history:
+        // attached there, the client's moves would repeat the position a
+        // third time and start the game anew once more (one ply long).
+        let text = "W:WKa3:BKh8";
+        let cycle = ["a3-b4", "h8-g7", "b4-a3", "g7-h8"];
+        let play = |h: &mut History, moves: &[&str]| {
+            for m in moves {
+                let mv = shashki::notation::parse_move(h.game.position(), m).unwrap();
+                h.extend(&mv);
+            }
+        };
+        let mut known = History::new(Game::from_text(Variant::Russian, text).unwrap());
+        known.anew = true;
+        play(&mut known, &cycle);
+        let mut client = History::new(Game::from_text(Variant::Russian, text).unwrap());
+        play(&mut client, &cycle);
+        play(&mut client, &cycle);
+        // The start a third time: the client plays on, its game anew.
+        play(&mut client, &cycle[..1]);
+        let board = *client.game.position();
+        let mut s = Session::new();
+        s.known = Some(known);
+        s.pending = Some(client);
+        let (h, remark) = s.game_for(&board, false);
+        assert!(remark.is_none());
+        // The library's game and the move from its end to the board.
+        assert_eq!(h.game.moves().len(), 5);
+        assert_eq!(shashki::fen::position_text(h.game.start()), text);
+        assert_eq!(h.game.position(), &board);
     }
 
     #[test]
