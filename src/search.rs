@@ -4,21 +4,22 @@
 //!
 //! Scores are from the side to move's view. Russian and Brazilian: centi-men,
 //! a win is `WIN - plies` (so the engine wins fastest and loses slowest).
+//! Adiyukh: hundredths of a point of the final score difference; a finished
+//! game is worth exactly its count difference, and a repetition is worth the
+//! count as it stands.
 //!
 //! Endgame tables (Russian, Brazilian; [`Searcher::set_tables`]): a node
 //! they cover whose value is exact (see [`crate::egdb::Verdict`]: the
 //! counters at zero, a side without kings, or a draw) ends there, a win
 //! scored from [`TB_BOUND`] to [`TB_WIN`] (higher with more in hand, then
-//! sooner), below every win seen to its end and above every evaluation. Where counters already run, a stored win is only "won or
-//! drawn": the search goes on below it (the draw rules are counted along
-//! the path), cutting where the bound alone decides, and a leaf scores
-//! `TB_LIKELY` plus the evaluation (kept above a draw), so that the winner
-//! still prefers these lines to a draw and the evaluation shows him the
-//! way, as it does without tables. At the root,
-//! in a won position only the moves that keep the table's win are searched.
-//! Adiyukh: hundredths of a point of the final score difference; a finished
-//! game is worth exactly its count difference, and a repetition is worth the
-//! count as it stands.
+//! sooner), below every win seen to its end and above every evaluation.
+//! Where counters already run, a stored win is only "won or drawn": the
+//! search goes on below it (the draw rules are counted along the path),
+//! cutting where the bound alone decides, and a leaf scores `TB_LIKELY`
+//! plus the evaluation (kept above a draw), so that the winner still
+//! prefers these lines to a draw and the evaluation shows him the way, as
+//! it does without tables. At the root of a won position only the moves
+//! that keep the table's win are searched.
 //!
 //! ```
 //! use shashki::search::{Limits, Searcher};
@@ -294,12 +295,6 @@ impl Searcher {
     pub fn set_tables(&mut self, tables: Option<Arc<Tables>>, pieces: u32) {
         self.tb_pieces = tables.as_ref().map_or(0, |t| t.pieces().min(pieces));
         self.tables = tables.filter(|_| self.tb_pieces > 0);
-    }
-
-    /// The tables set by [`Searcher::set_tables`] and the most pieces
-    /// probed.
-    pub fn tables(&self) -> Option<(&Arc<Tables>, u32)> {
-        self.tables.as_ref().map(|t| (t, self.tb_pieces))
     }
 
     /// The weights set by [`Searcher::set_weights`], if any.
