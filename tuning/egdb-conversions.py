@@ -40,10 +40,17 @@ def main():
     until("uciok")
     send(f"setoption name EGDB Path value {tables}")
     counts = {}
+    variant = None
     for game in games:
         tags = dict(re.findall(r'\[(\w+) "([^"]*)"\]', game))
         if "Result" not in tags or "\n\n" not in game:
             continue
+        game_type = {"25": "russian", "26": "brazilian"}.get(tags.get("GameType", "25"))
+        if game_type is None:
+            continue
+        if game_type != variant:
+            variant = game_type
+            send(f"setoption name Variant value {variant}")
         body = re.sub(r"\{[^}]*\}", " ", game.split("\n\n", 1)[1])
         moves = [t.replace("x", ":") for t in body.split()
                  if not re.match(r"^\d+\.", t) and t not in ("1-1", "2-0", "0-2", "*")]
