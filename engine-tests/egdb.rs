@@ -373,6 +373,80 @@ fn damaged_tables_are_refused_naming_the_file() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The tables of plies beside the values: a damaged one is one error
+/// naming it, while the values still answer; one of values in its place is
+/// named as such; `egdb verify` fails on it; a build resumes by building
+/// the pair again; and a folder without plies (built before there were
+/// any) answers values and no plies, without an error.
+#[test]
+fn damaged_or_missing_plies_are_reported_and_rebuilt() {
+    let dir = scratch("damage-plies");
+    let opts = BuildOptions {
+        variant: Variant::Russian,
+        pieces: 3,
+        dir: dir.clone(),
+        only: None,
+    };
+    build(&opts, &mut |_| {}).unwrap();
+    let verified = shashki::egdb::info::verify(&dir, Variant::Russian).unwrap();
+    assert_eq!(verified.failures, 0, "{:?}", verified.lines);
+    let kk_k = dir.join("KK-K.plies");
+    let bytes = std::fs::read(&kk_k).unwrap();
+    // White to move wins at once: a ply to the conversion.
+    let pos = shashki::fen::parse_position(Variant::Russian, "W:WKa1,Kc1:BKb2").unwrap();
+    let t = Tables::open(&dir, Variant::Russian, 3).unwrap();
+    assert_eq!((t.probe(&pos), t.plies(&pos)), (Some(Wdl::Win), Some(1)));
+    let mut bad = bytes.clone();
+    let at = bad.len() - 20;
+    bad[at] ^= 0x40;
+    std::fs::write(&kk_k, &bad).unwrap();
+    let t = Tables::open(&dir, Variant::Russian, 3).unwrap();
+    assert_eq!((t.probe(&pos), t.plies(&pos)), (Some(Wdl::Win), None));
+    let e = t.take_errors();
+    assert!(
+        e.len() == 1 && e[0].contains("KK-K.plies") && e[0].contains("damaged"),
+        "{e:?}"
+    );
+    let verified = shashki::egdb::info::verify(&dir, Variant::Russian).unwrap();
+    assert!(
+        verified.failures == 1
+            && verified
+                .lines
+                .iter()
+                .any(|l| l.starts_with("FAILED") && l.contains("KK-K.plies")),
+        "{:?}",
+        verified.lines
+    );
+    // A table of values where the plies should be.
+    std::fs::copy(dir.join("KK-K.egdb"), &kk_k).unwrap();
+    let t = Tables::open(&dir, Variant::Russian, 3).unwrap();
+    assert_eq!(t.plies(&pos), None);
+    let e = t.take_errors();
+    assert!(e[0].contains("a table of values, not of plies"), "{e:?}");
+    // The build makes the pair again, and the same bytes.
+    let mut rebuilt = Vec::new();
+    build(&opts, &mut |r| {
+        if !r.skipped {
+            rebuilt.extend(r.combos.iter().map(|c: &Combo| c.name()));
+        }
+    })
+    .unwrap();
+    assert_eq!(rebuilt, ["KK-K", "K-KK"]);
+    assert_eq!(std::fs::read(&kk_k).unwrap(), bytes);
+    // No plies at all.
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|x| x == "plies") {
+            std::fs::remove_file(path).unwrap();
+        }
+    }
+    let t = Tables::open(&dir, Variant::Russian, 3).unwrap();
+    assert_eq!(t.pieces(), 3);
+    assert_eq!((t.probe(&pos), t.plies(&pos)), (Some(Wdl::Win), None));
+    assert!(t.take_errors().is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `--only` in a job array: with the smaller tables and the pairs of the
 /// same piece count with fewer men in the folder, each pair of a wave (the
 /// same men) builds on its own, in any order, into the very files a whole
@@ -395,8 +469,15 @@ fn only_builds_each_pair_of_a_wave_alone() {
         .collect();
     assert_eq!(wave.len(), 4, "{wave:?}");
     let names = |c: Combo| {
-        let mut v = vec![format!("{c}.egdb"), format!("{}.egdb", c.swapped())];
-        v.dedup();
+        let mut v = Vec::new();
+        for ext in ["plies", "egdb"] {
+            for x in [c, c.swapped()] {
+                let name = format!("{x}.{ext}");
+                if !v.contains(&name) {
+                    v.push(name);
+                }
+            }
+        }
         v
     };
     let part = scratch("only-part");

@@ -125,21 +125,27 @@ fn a_capture_into_a_won_ending_scores_a_table_win() {
 }
 
 /// `EGDB Pieces` lowers what is probed: at 3, the four-piece positions are
-/// not probed (only the captures that leave three), at 0 none is.
+/// not probed (so the table's win of three kings against one is not seen
+/// at the root), at 0 none is.
 #[test]
 fn fewer_pieces_probe_less() {
     let game = Game::from_text(Variant::Russian, "W:WKb2,Ke1,Kg1:BKh2").unwrap();
     let mut s = Searcher::new(4, 1);
-    let mut hits = |pieces| {
+    let mut search = |pieces| {
         s.set_tables(Some(tables()), pieces);
         s.clear();
         let mut hits = 0;
-        s.search(&game, &Limits::depth(3), &mut |i| hits = i.tbhits);
-        hits
+        let r = s.search(&game, &Limits::depth(3), &mut |i| hits = i.tbhits);
+        (hits, r.score)
     };
-    let (none, three, four) = (hits(0), hits(3), hits(4));
-    assert_eq!(none, 0);
-    assert!(three < four, "three pieces: {three} hits, four: {four}");
+    let (none, three, four) = (search(0), search(3), search(4));
+    assert_eq!(none.0, 0);
+    assert!(four.0 > 0);
+    assert!(
+        (TB_BOUND..TB_WIN).contains(&four.1),
+        "four pieces: {four:?}"
+    );
+    assert!(three.1 < TB_BOUND, "three pieces: {three:?}");
 }
 
 /// UCI: the options are listed, checked and kept on error; `d` prints the
@@ -182,7 +188,10 @@ fn uci_options_d_and_tbhits() {
     e.send("isready");
     let (_, lines) = e.expect("readyok", WAIT);
     assert!(
-        lines.iter().any(|l| l == "egdb win for the side to move"),
+        lines.iter().any(|l| l
+            .strip_prefix("egdb win for the side to move, ")
+            .and_then(|r| r.strip_suffix(" plies to the conversion"))
+            .is_some_and(|n| n.parse::<u32>().is_ok_and(|n| n >= 1))),
         "{lines:?}"
     );
     e.send("go depth 6");
@@ -331,4 +340,130 @@ fn command_line_egdb() {
     ]);
     assert_eq!(code, 0);
     assert!(out.contains(" tbhits 0 "), "{out}");
+}
+
+/// Material as (pieces, men): what a conversion changes.
+fn material(pos: &Position) -> (u32, u32) {
+    let occupied = pos.occupied();
+    (
+        occupied.count_ones(),
+        (occupied & !pos.kings()).count_ones(),
+    )
+}
+
+/// A table win whose plies to the conversion (`d`) are fewer than the
+/// counting rules allow is won in play: the engine, searching only 2
+/// plies, against a defender who takes the table's longest resistance at
+/// every move, converts within `d` plies (the counters running all the
+/// while) and goes on to win the game under the rule book. Here three
+/// kings against one (7.2.4's 15 moves, 7.2.7's main road) and wins
+/// against men; with five-piece tables (`SHASHKI_EGDB5`), kings on both
+/// sides. A search that ranks the table's wins by its evaluation alone
+/// goes round in some of them until a counting rule or a repetition
+/// draws.
+#[test]
+fn table_wins_are_converted_in_play() {
+    let t = tables();
+    converted_in_play(t, &["KKK-K", "KK-MM", "KM-MM", "KMM-M", "KK-KM"], 4, 211);
+}
+
+#[test]
+fn table_wins_with_kings_on_both_sides_are_converted_in_play() {
+    let Some(dir) = std::env::var_os("SHASHKI_EGDB5") else {
+        eprintln!("skipped: SHASHKI_EGDB5 names no folder of five-piece tables");
+        return;
+    };
+    let dir = shashki::egdb::variant_dir(Path::new(&dir), Variant::Russian);
+    let t = Arc::new(Tables::open(&dir, Variant::Russian, 5).expect("open the tables"));
+    assert_eq!(t.pieces(), 5);
+    converted_in_play(
+        t,
+        &["KKK-KK", "KKK-KM", "KKM-KK", "KKM-KM", "KK-KKM"],
+        5,
+        7919,
+    );
+}
+
+/// Play every `step`-th won position of `combos` with `d` from 8 to 29
+/// plies out (see above), with tables of `pieces` pieces.
+fn converted_in_play(t: Arc<Tables>, combos: &[&str], pieces: u32, step: u64) {
+    let mut s = Searcher::new(4, 1);
+    s.set_tables(Some(t.clone()), pieces);
+    let (mut games, mut longest) = (0, 0);
+    for c in combos {
+        let c: Combo = c.parse().unwrap();
+        let mut i = 0;
+        while i < c.size() {
+            let start = c.decode(i).map(|s| s.position(Variant::Russian));
+            i += step;
+            let Some(pos) = start else { continue };
+            if t.probe(&pos) != Some(Wdl::Win) {
+                continue;
+            }
+            let d = t.plies(&pos).expect("the build writes plies") as usize;
+            assert!(d >= 1, "{}", shashki::fen::position_text(&pos));
+            if !(8..30).contains(&d) {
+                continue;
+            }
+            let winner = pos.side_to_move();
+            let mut game = Game::from_position(pos);
+            let at_start = material(&pos);
+            let mut converted_at = None;
+            for ply in 1..=300 {
+                if game.outcome().is_some() {
+                    break;
+                }
+                let here = *game.position();
+                let m = if here.side_to_move() == winner {
+                    s.clear();
+                    s.search(&game, &Limits::depth(2), &mut |_| {})
+                        .best
+                        .expect("a move")
+                } else {
+                    // The longest resistance: a capture or promotion
+                    // (converting) only when every move converts.
+                    let moves = here.legal_moves();
+                    *moves
+                        .iter()
+                        .max_by_key(|m| {
+                            let child = here.play(m);
+                            if material(&child) == material(&here) {
+                                1 + t.plies(&child).unwrap_or(0) as u32
+                            } else {
+                                0
+                            }
+                        })
+                        .expect("a move")
+                };
+                game.play(&m).unwrap();
+                if converted_at.is_none() && material(game.position()) != at_start {
+                    converted_at = Some(ply);
+                }
+            }
+            let text = shashki::fen::position_text(&pos);
+            let converted = converted_at.unwrap_or(usize::MAX);
+            assert!(
+                converted <= d,
+                "{text}: converted at ply {converted}, the table says {d}"
+            );
+            let outcome = game
+                .outcome()
+                .unwrap_or_else(|| panic!("{text}: no end in 300 plies"));
+            let won = match winner {
+                shashki::Color::White => shashki::game::GameResult::WhiteWins,
+                shashki::Color::Black => shashki::game::GameResult::BlackWins,
+            };
+            let moves = shashki::notation::line_texts(&pos, game.moves());
+            assert_eq!(
+                outcome.result,
+                won,
+                "{text}: {outcome}: {}",
+                moves.join(" ")
+            );
+            games += 1;
+            longest = longest.max(d);
+        }
+    }
+    assert!(games >= 20, "only {games} long wins sampled");
+    assert!(longest >= 20, "the longest sampled win: {longest} plies");
 }

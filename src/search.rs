@@ -10,16 +10,20 @@
 //!
 //! Endgame tables (Russian, Brazilian; [`Searcher::set_tables`]): a node
 //! they cover whose value is exact (see [`crate::egdb::Verdict`]: the
-//! counters at zero, a side without kings, or a draw) ends there, a win
-//! scored from [`TB_BOUND`] to [`TB_WIN`] (higher with more in hand, then
-//! sooner), below every win seen to its end and above every evaluation.
-//! Where counters already run, a stored win is only "won or drawn": the
-//! search goes on below it (the draw rules are counted along the path),
-//! cutting where the bound alone decides, and a leaf scores `TB_LIKELY`
-//! plus the evaluation (kept above a draw), so that the winner still
-//! prefers these lines to a draw and the evaluation shows him the way, as
-//! it does without tables. At the root of a won position only the moves
-//! that keep the table's win are searched.
+//! counters at zero, a side without kings, a draw, or a win whose plies to
+//! the conversion are fewer than the running counters leave) ends there, a
+//! win scored from [`TB_BOUND`] to [`TB_WIN`], below every win seen to its
+//! end and above every evaluation: higher the further the win has come
+//! (fewer pieces, fewer men, fewer plies to the conversion; without the
+//! plies, more in hand by the evaluation), then the sooner. Where counters
+//! already run and the plies do not fit, a stored win is only "won or
+//! drawn": the search goes on below it (the draw rules are counted along
+//! the path), cutting where the bound alone decides, and a leaf scores
+//! `TB_LIKELY` plus the same progress (or the evaluation), kept above a
+//! draw, so that the winner still prefers these lines to a draw and heads
+//! for the conversion. At the root of a won position only the moves that
+//! keep the table's win are searched, and when the table's line converts
+//! in time, only the moves of that line.
 //!
 //! ```
 //! use shashki::search::{Limits, Searcher};
@@ -33,7 +37,7 @@
 
 pub use crate::clock::Clock;
 use crate::clock::Overhead;
-use crate::egdb::{Tables, Verdict, Wdl};
+use crate::egdb::{Combo, Tables, Verdict, Wdl};
 use crate::eval;
 use crate::game::{DrawState, Game};
 use crate::movegen::{self, Forcing};
@@ -52,9 +56,12 @@ pub const WIN: i32 = 30_000;
 /// Scores at or beyond this are wins or losses.
 pub const WIN_BOUND: i32 = WIN - 1_000;
 /// A win the endgame tables prove, at most: `TB_WIN - TB_SPREAD`, less the
-/// plies to reach it, plus the evaluation clamped to `TB_SPREAD`.
-pub const TB_WIN: i32 = 20_000;
-const TB_SPREAD: i32 = 800;
+/// plies to reach it, plus a rank within `TB_SPREAD` either way (see
+/// `tb_score`).
+pub const TB_WIN: i32 = 28_000;
+const TB_SPREAD: i32 = (TB_PROGRESS_MAX + 1) / 2;
+/// The evaluation's part of a table win's score when the plies are unknown.
+const TB_EVAL_SPREAD: i32 = 800;
 /// Scores at or beyond this (below [`WIN_BOUND`]) are table wins.
 pub const TB_BOUND: i32 = TB_WIN - 2 * TB_SPREAD - MAX_PLY as i32 - 10;
 /// A leaf the tables call won with counters already running (won or
@@ -384,6 +391,27 @@ impl Searcher {
                 if !keep.is_empty() {
                     roots = keep;
                 }
+                // A win whose line converts before any counter runs out:
+                // the moves of the line, which shorten the way to the
+                // conversion with every move, whatever the search's horizon.
+                if roots.len() > 1
+                    && roots.iter().all(|m| keeps_win(t, &root.play(m)))
+                    && t.leads(&root, &game.draw_state()).is_some()
+                {
+                    let (combo, _) = Combo::of(&root);
+                    let to_go = |m: &Move| {
+                        let child = root.play(m);
+                        if child.legal_moves().is_empty() || Combo::of(&child).0 != combo.swapped()
+                        {
+                            0
+                        } else {
+                            t.plies(&child).map_or(u16::MAX, u16::from)
+                        }
+                    };
+                    if let Some(best) = roots.iter().map(to_go).min() {
+                        roots.0.retain(|m| to_go(m) == best);
+                    }
+                }
             }
         }
         if roots.is_empty() {
@@ -649,31 +677,57 @@ fn repetition_score<R: Rules>(pos: &Position) -> i32 {
     }
 }
 
-/// The score of an exact table value of `pos` at `ply`. The tables know no
-/// distances: among proven wins the evaluation (clamped) ranks first, as a
-/// win with more in hand is the easier one to finish inside the counting
-/// rules, then the fewer plies to reach it.
+/// How far a table win of `pos` has come, higher the nearer its end, from
+/// the plies to the conversion (`plies`, see [`Tables::plies`]): fewer
+/// pieces first, then fewer men, then fewer plies to the next conversion.
+/// Along the winner's line it only grows (each move shortens the way to
+/// the conversion, each conversion takes a piece or crowns a man), so a
+/// search that maximises it makes progress and never goes round. At most
+/// [`TB_PROGRESS_MAX`].
+fn progress(pos: &Position, plies: u8) -> i32 {
+    let occupied = pos.occupied();
+    let men = (occupied & !pos.kings()).count_ones() as i32;
+    let material = 9 * occupied.count_ones() as i32 + men;
+    (MATERIAL_MAX - material) * 256 + (255 - plies as i32)
+}
+
+/// The most material [`progress`] counts (8 pieces, all men).
+const MATERIAL_MAX: i32 = 9 * 8 + 8;
+const TB_PROGRESS_MAX: i32 = MATERIAL_MAX * 256 + 255;
+
+/// The score of an exact table value of `pos` at `ply`. With the plies to
+/// the conversion (`plies`), wins rank by [`progress`], so that the winner
+/// heads for the end and the loser holds out longest; without them (a
+/// folder built before there were any) the evaluation (clamped) ranks
+/// first, as a win with more in hand is the easier one to finish inside
+/// the counting rules. Then the fewer plies to reach it.
 #[inline]
-fn tb_score(wdl: Wdl, ply: usize, pos: &Position, weights: &Weights) -> i32 {
-    let e = || eval::evaluate_with(pos, weights).clamp(-TB_SPREAD, TB_SPREAD);
+fn tb_score(wdl: Wdl, ply: usize, pos: &Position, plies: Option<u8>, weights: &Weights) -> i32 {
     let base = TB_WIN - TB_SPREAD - ply as i32;
+    // The winner's rank, from the side to move's evaluation without plies.
+    let rank = |sign: i32| match plies {
+        Some(d) => progress(pos, d) - TB_SPREAD,
+        None => sign * eval::evaluate_with(pos, weights).clamp(-TB_EVAL_SPREAD, TB_EVAL_SPREAD),
+    };
     match wdl {
-        Wdl::Win => base + e(),
+        Wdl::Win => base + rank(1),
         Wdl::Draw => 0,
-        Wdl::Loss => e() - base,
+        Wdl::Loss => -base - rank(-1),
     }
 }
 
 /// The score of a leaf the tables call won (`won`) or lost while counters
-/// run: above a draw and below a proven win (or the mirror), ordered by the
-/// evaluation, which shows the winner the way as it does without tables.
-fn tb_likely(pos: &Position, weights: &Weights, won: bool) -> i32 {
-    let e = eval::evaluate_with(pos, weights);
-    if won {
-        (TB_LIKELY + e).clamp(1, TB_LIKELY_MAX)
-    } else {
-        (e - TB_LIKELY).clamp(-TB_LIKELY_MAX, -1)
-    }
+/// run: above a draw and below a proven win (or the mirror), ordered by
+/// [`progress`] when the plies are known, else by the evaluation, which
+/// shows the winner the way as it does without tables.
+fn tb_likely(pos: &Position, plies: Option<u8>, weights: &Weights, won: bool) -> i32 {
+    // The winner's rank, as for `tb_score`.
+    let sign = if won { 1 } else { -1 };
+    let e = match plies {
+        Some(d) => progress(pos, d) / 8,
+        None => sign * eval::evaluate_with(pos, weights),
+    };
+    sign * (TB_LIKELY + e).clamp(1, TB_LIKELY_MAX)
 }
 
 /// Whether the move that led to `child` keeps a table win: the opponent
@@ -788,20 +842,27 @@ impl<'a> Worker<'a> {
 
     /// The tables' verdict on `pos`, a node of the search whose counters
     /// are the last pushed (`fresh`: reached by a capture, whose counters
-    /// are at zero, where they were not pushed), if the tables cover it.
+    /// are at zero, where they were not pushed), if the tables cover it,
+    /// with the plies to the conversion of a win or a loss (when known).
     #[inline]
-    fn probe<R: Rules>(&mut self, pos: &Position, fresh: bool) -> Option<Verdict> {
+    fn probe<R: Rules>(&mut self, pos: &Position, fresh: bool) -> Option<(Verdict, Option<u8>)> {
         if R::TOWERS || pos.occupied().count_ones() > self.s.tb_pieces {
             return None;
         }
-        let wdl = self.s.tables?.probe(pos)?;
+        let draws = if fresh {
+            None
+        } else {
+            Some(self.draws.last()?)
+        };
+        let tables = self.s.tables?;
+        let (wdl, verdict) = tables.verdict(pos, draws)?;
         self.tbhits += 1;
-        let fresh = fresh
-            || self
-                .draws
-                .last()
-                .is_some_and(|d| *d == DrawState::after(None, pos));
-        Some(Verdict::of(pos, wdl, fresh))
+        let plies = if wdl == Wdl::Draw {
+            None
+        } else {
+            tables.plies(pos)
+        };
+        Some((verdict, plies))
     }
 
     /// Whether a draw rule of rules/russian.md has come into force at the
@@ -1185,9 +1246,11 @@ impl<'a> Worker<'a> {
         let in_play = ply < MAX_PLY && !self.draw_rule_applies::<R>(pos);
         if in_play {
             match self.probe::<R>(pos, false) {
-                Some(Verdict::Exact(wdl)) => return tb_score(wdl, ply, pos, self.s.weights),
-                Some(Verdict::AtLeastDraw) if beta <= 0 => return 0,
-                Some(Verdict::AtMostDraw) if alpha >= 0 => return 0,
+                Some((Verdict::Exact(wdl), plies)) => {
+                    return tb_score(wdl, ply, pos, plies, self.s.weights)
+                }
+                Some((Verdict::AtLeastDraw, _)) if beta <= 0 => return 0,
+                Some((Verdict::AtMostDraw, _)) if alpha >= 0 => return 0,
                 _ => {}
             }
         }
@@ -1385,9 +1448,15 @@ impl<'a> Worker<'a> {
         self.seldepth = self.seldepth.max(ply);
         // Below the first ply every node was reached by a capture.
         match self.probe::<R>(pos, qdepth > 0) {
-            Some(Verdict::Exact(wdl)) => return tb_score(wdl, ply, pos, self.s.weights),
-            Some(Verdict::AtLeastDraw) => return tb_likely(pos, self.s.weights, true),
-            Some(Verdict::AtMostDraw) => return tb_likely(pos, self.s.weights, false),
+            Some((Verdict::Exact(wdl), plies)) => {
+                return tb_score(wdl, ply, pos, plies, self.s.weights)
+            }
+            Some((Verdict::AtLeastDraw, plies)) => {
+                return tb_likely(pos, plies, self.s.weights, true)
+            }
+            Some((Verdict::AtMostDraw, plies)) => {
+                return tb_likely(pos, plies, self.s.weights, false)
+            }
             None => {}
         }
         let deep = ply >= MAX_PLY || qdepth >= MAX_QUIESCENCE;

@@ -3,6 +3,7 @@
 //! then the counting rules applied exactly (see the module documentation of
 //! [`crate::egdb`] for why this is enough and where the exact solver runs).
 
+use super::file::Kind;
 use super::index::{turn, Combo, Slots, NEXT};
 use super::solve::Solver;
 use super::{Value, DRAW, LOSS, NONE, WIN};
@@ -227,9 +228,17 @@ impl Plain {
     }
 }
 
-/// A built side: its combination, its table, and (lone-king combinations)
-/// its values by state.
-pub(crate) type BuiltSide = (Combo, Vec<u8>, Option<Vec<u8>>);
+/// A built side of a pair.
+pub(crate) struct BuiltSide {
+    pub combo: Combo,
+    /// The value of each index (the counters at zero).
+    pub table: Vec<u8>,
+    /// For each index whose value is a win or a loss, the plies to the end
+    /// of the combination without the counting rules (0 elsewhere).
+    pub plies: Vec<u8>,
+    /// Lone-king combinations: the values by state.
+    pub by_state: Option<Vec<u8>>,
+}
 
 /// Values of whole groups of lone-king combinations, by state, for the
 /// promotions within a group.
@@ -624,14 +633,25 @@ pub(crate) fn build_pair(
                 exact[st] = v;
             }
         }
-        let table: Vec<u8> = (0..c.size())
+        let (table, plies): (Vec<u8>, Vec<u8>) = (0..c.size())
             .map(|i| match c.decode(i) {
-                None => NONE,
-                Some(slots) => exact[i as usize * k_states + plain.carry.fresh(&slots)],
+                None => (NONE, 0),
+                Some(slots) => {
+                    let st = i as usize * k_states + plain.carry.fresh(&slots);
+                    match exact[st] {
+                        v @ (WIN | LOSS) => (v, dist[st]),
+                        v => (v, 0),
+                    }
+                }
             })
-            .collect();
+            .unzip();
         let by_state = (plain.carry != Carry::None).then_some(exact);
-        out.push((c, table, by_state));
+        out.push(BuiltSide {
+            combo: c,
+            table,
+            plies,
+            by_state,
+        });
     }
     (plain, out)
 }
@@ -898,8 +918,12 @@ pub fn build_order(pieces: u32) -> Vec<Combo> {
     order
 }
 
-/// Load a finished table from its file, checking it whole.
+/// Load a finished table from its file, checking it whole, and its table
+/// of plies beside it.
 fn load_finished(opts: &BuildOptions, c: Combo) -> Result<Vec<u8>, String> {
+    let plies = opts.dir.join(Kind::Plies.file_name(c));
+    super::file::TableFile::check_whole(&plies)?;
+    super::file::TableFile::open_kind(&plies, Kind::Plies, opts.variant, c)?;
     let path = opts.dir.join(super::file::file_name(c));
     super::file::TableFile::check_whole(&path)?;
     super::file::TableFile::open(&path, opts.variant, c)?.all_values()
@@ -972,9 +996,9 @@ pub fn build_with_progress(
                 progress.set_phase(Phase::Checking, 0);
                 plains.insert(plain.combos[0], plain.clone());
                 plains.insert(plain.combos[1], plain);
-                for (c, _, by_state) in tables {
-                    if let Some(b) = by_state {
-                        carried.insert(c, Arc::new(b));
+                for side in tables {
+                    if let Some(b) = side.by_state {
+                        carried.insert(side.combo, Arc::new(b));
                     }
                 }
             }
@@ -982,9 +1006,11 @@ pub fn build_with_progress(
             let mut bytes = 0;
             for (c, v) in combos.iter().zip(values) {
                 count(&v, &mut wdl);
-                bytes += std::fs::metadata(opts.dir.join(super::file::file_name(*c)))
-                    .map(|m| m.len())
-                    .unwrap_or(0);
+                for kind in [Kind::Values, Kind::Plies] {
+                    bytes += std::fs::metadata(opts.dir.join(kind.file_name(*c)))
+                        .map(|m| m.len())
+                        .unwrap_or(0);
+                }
                 finished.insert(*c, Arc::new(v));
             }
             progress.start_pair(None, Phase::Idle);
@@ -1017,18 +1043,24 @@ pub fn build_with_progress(
         }
         let mut wdl = [0u64; 3];
         let mut bytes = 0;
-        for (c, v, by_state) in tables {
-            if let Some(b) = by_state {
+        for side in tables {
+            let c = side.combo;
+            if let Some(b) = side.by_state {
                 carried.insert(c, Arc::new(b));
             }
-            count(&v, &mut wdl);
-            bytes += super::file::write(
-                &opts.dir.join(super::file::file_name(c)),
-                opts.variant,
-                c,
-                &v,
-            )?;
-            finished.insert(c, Arc::new(v));
+            count(&side.table, &mut wdl);
+            // The plies first: a table of values on disk means its pair is
+            // whole.
+            for (kind, data) in [(Kind::Plies, &side.plies), (Kind::Values, &side.table)] {
+                bytes += super::file::write(
+                    &opts.dir.join(kind.file_name(c)),
+                    kind,
+                    opts.variant,
+                    c,
+                    data,
+                )?;
+            }
+            finished.insert(c, Arc::new(side.table));
         }
         progress.start_pair(None, Phase::Idle);
         report(&PairReport {

@@ -1,10 +1,11 @@
-//! The file of one combination's table.
+//! The files of one combination: its table of values, and beside it
+//! (optional) its table of plies to the conversion ([`Kind`]).
 //!
 //! Layout (little-endian):
 //!
 //! | bytes | what |
 //! |---|---|
-//! | 8 | magic `SHKEGDB1` |
+//! | 8 | magic: `SHKEGDB1` (values), `SHKEGDP1` (plies) |
 //! | 4 | format version ([`VERSION`]) |
 //! | 1 | variant: 0 Russian, 1 Brazilian |
 //! | 4 | the combination: our men, our kings, their men, their kings |
@@ -18,11 +19,14 @@
 //! | ... | the data: each block LZ4-compressed |
 //! | 8 | a check of the whole file before it |
 //!
-//! A block holds [`BLOCK`] positions at 2 bits each (4 a byte, the first in
-//! the low bits): 0 draw, 1 win, 2 loss for the side to move, 3 no position
-//! (men of both sides on one square). The header and each block are
-//! checked when read, so a probe never trusts damaged bytes; the whole
-//! file's check is for `egdb verify` and for a build that resumes.
+//! A block of values holds [`BLOCK`] positions at 2 bits each (4 a byte,
+//! the first in the low bits): 0 draw, 1 win, 2 loss for the side to move,
+//! 3 no position (men of both sides on one square). A block of plies holds
+//! them at a byte each: for a win or a loss, the plies to the end of the
+//! combination under best play without the counting rules (see
+//! [`super::build::Plain`]), at most 255; 0 elsewhere. The header and each
+//! block are checked when read, so a probe never trusts damaged bytes; the
+//! whole file's check is for `egdb verify` and for a build that resumes.
 
 use super::index::Combo;
 use super::Value;
@@ -32,8 +36,58 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-pub const MAGIC: &[u8; 8] = b"SHKEGDB1";
 pub const VERSION: u32 = 1;
+
+/// What a file holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Win, draw or loss with the counters at zero: `KKM-K.egdb`.
+    Values,
+    /// Plies to the conversion of a win or a loss: `KKM-K.plies`.
+    Plies,
+}
+
+impl Kind {
+    pub fn magic(self) -> &'static [u8; 8] {
+        match self {
+            Kind::Values => b"SHKEGDB1",
+            Kind::Plies => b"SHKEGDP1",
+        }
+    }
+
+    /// Bits a position.
+    fn bits(self) -> u64 {
+        match self {
+            Kind::Values => 2,
+            Kind::Plies => 8,
+        }
+    }
+
+    pub fn extension(self) -> &'static str {
+        match self {
+            Kind::Values => "egdb",
+            Kind::Plies => "plies",
+        }
+    }
+
+    /// What the file holds, in words.
+    pub fn what(self) -> &'static str {
+        match self {
+            Kind::Values => "values",
+            Kind::Plies => "plies",
+        }
+    }
+
+    /// The file name of a combination's table of this kind.
+    pub fn file_name(self, c: Combo) -> String {
+        format!("{}.{}", c.name(), self.extension())
+    }
+
+    /// Bytes a block of `n` positions takes unpacked.
+    fn unpacked(self, n: u64) -> usize {
+        (n * self.bits()).div_ceil(8) as usize
+    }
+}
 /// Positions per block: 4 KiB before compression.
 pub const BLOCK: u64 = 16_384;
 const HEADER: usize = 8 + 4 + 1 + 4 + 3 + 8 + 4 + 4;
@@ -56,15 +110,21 @@ pub fn variant_code(v: Variant) -> Option<u8> {
     }
 }
 
-/// The file name of a combination's table.
+/// The file name of a combination's table of values.
 pub fn file_name(c: Combo) -> String {
-    format!("{}.egdb", c.name())
+    Kind::Values.file_name(c)
 }
 
-/// Write the table of `combo` (one value byte per index) to `path`, through
-/// a temporary file renamed at the end, so a file with the final name is
+/// Write the table of `combo` (one byte per index) to `path`, through a
+/// temporary file renamed at the end, so a file with the final name is
 /// always whole.
-pub fn write(path: &Path, variant: Variant, combo: Combo, values: &[u8]) -> Result<u64, String> {
+pub fn write(
+    path: &Path,
+    kind: Kind,
+    variant: Variant,
+    combo: Combo,
+    values: &[u8],
+) -> Result<u64, String> {
     let size = combo.size();
     assert_eq!(values.len() as u64, size);
     let blocks = size.div_ceil(BLOCK) as usize;
@@ -74,10 +134,16 @@ pub fn write(path: &Path, variant: Variant, combo: Combo, values: &[u8]) -> Resu
     for b in 0..blocks {
         let lo = b * BLOCK as usize;
         let hi = (lo + BLOCK as usize).min(values.len());
-        let mut packed = vec![0u8; (hi - lo).div_ceil(4)];
-        for (k, &v) in values[lo..hi].iter().enumerate() {
-            packed[k / 4] |= (v & 3) << (2 * (k % 4));
-        }
+        let packed = match kind {
+            Kind::Values => {
+                let mut packed = vec![0u8; (hi - lo).div_ceil(4)];
+                for (k, &v) in values[lo..hi].iter().enumerate() {
+                    packed[k / 4] |= (v & 3) << (2 * (k % 4));
+                }
+                packed
+            }
+            Kind::Plies => values[lo..hi].to_vec(),
+        };
         let z = lz4_flex::compress_prepend_size(&packed);
         offsets.push(data.len() as u64);
         checks.push(check(&z));
@@ -85,7 +151,7 @@ pub fn write(path: &Path, variant: Variant, combo: Combo, values: &[u8]) -> Resu
     }
     offsets.push(data.len() as u64);
     let mut out = Vec::with_capacity(HEADER + 16 * blocks + data.len() + 24);
-    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(kind.magic());
     out.extend_from_slice(&VERSION.to_le_bytes());
     out.push(variant_code(variant).ok_or("endgame tables exist for russian and brazilian only")?);
     out.extend_from_slice(&[
@@ -109,7 +175,7 @@ pub fn write(path: &Path, variant: Variant, combo: Combo, values: &[u8]) -> Resu
     out.extend_from_slice(&data);
     let whole = check(&out);
     out.extend_from_slice(&whole.to_le_bytes());
-    let tmp = path.with_extension("egdb.part");
+    let tmp = path.with_extension(format!("{}.part", kind.extension()));
     let mut f = File::create(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
     f.write_all(&out)
         .and_then(|_| f.sync_all())
@@ -123,6 +189,7 @@ pub fn write(path: &Path, variant: Variant, combo: Combo, values: &[u8]) -> Resu
 pub struct TableFile {
     path: PathBuf,
     file: File,
+    kind: Kind,
     pub combo: Combo,
     pub positions: u64,
     offsets: Vec<u64>,
@@ -147,17 +214,33 @@ fn read_exact_at(file: &File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
 }
 
 impl TableFile {
-    /// Open the table of `combo` for `variant` at `path`: one error line
-    /// naming the file when it is missing, of another variant, combination
-    /// or format version, or damaged.
+    /// Open the table of values of `combo` for `variant` at `path`: one
+    /// error line naming the file when it is missing, of another variant,
+    /// combination, kind or format version, or damaged.
     pub fn open(path: &Path, variant: Variant, combo: Combo) -> Result<TableFile, String> {
+        TableFile::open_kind(path, Kind::Values, variant, combo)
+    }
+
+    /// [`TableFile::open`] for a table of `kind`.
+    pub fn open_kind(
+        path: &Path,
+        kind: Kind,
+        variant: Variant,
+        combo: Combo,
+    ) -> Result<TableFile, String> {
         let name = path.display();
         let mut file = File::open(path).map_err(|e| format!("{name}: {e}"))?;
         let mut head = [0u8; HEADER];
         file.read_exact(&mut head)
             .map_err(|_| format!("{name}: too short for an endgame table"))?;
-        if &head[0..8] != MAGIC {
-            return Err(format!("{name}: not a Shashki endgame table"));
+        if &head[0..8] != kind.magic() {
+            let other = [Kind::Values, Kind::Plies]
+                .into_iter()
+                .find(|k| &head[0..8] == k.magic());
+            return Err(match other {
+                Some(k) => format!("{name}: a table of {}, not of {}", k.what(), kind.what()),
+                None => format!("{name}: not a Shashki endgame table"),
+            });
         }
         let u32_at = |i: usize| u32::from_le_bytes(head[i..i + 4].try_into().unwrap());
         let version = u32_at(8);
@@ -207,6 +290,7 @@ impl TableFile {
         Ok(TableFile {
             path: path.to_path_buf(),
             file,
+            kind,
             combo,
             positions,
             offsets,
@@ -223,9 +307,10 @@ impl TableFile {
         let b = (index / BLOCK) as usize;
         let k = (index % BLOCK) as usize;
         let block = self.blocks[b].get_or_init(|| self.load(b));
-        match block {
-            Ok(bytes) => Ok((bytes[k / 4] >> (2 * (k % 4))) & 3),
-            Err(e) => Err(e.clone()),
+        match (block, self.kind) {
+            (Ok(bytes), Kind::Values) => Ok((bytes[k / 4] >> (2 * (k % 4))) & 3),
+            (Ok(bytes), Kind::Plies) => Ok(bytes[k]),
+            (Err(e), _) => Err(e.clone()),
         }
     }
 
@@ -240,7 +325,9 @@ impl TableFile {
         }
         let out = lz4_flex::decompress_size_prepended(&z)
             .map_err(|e| format!("{name}: block {b}: {e}"))?;
-        let want = ((self.positions - b as u64 * BLOCK).min(BLOCK)).div_ceil(4) as usize;
+        let want = self
+            .kind
+            .unpacked((self.positions - b as u64 * BLOCK).min(BLOCK));
         if out.len() != want {
             return Err(format!("{name}: damaged (block {b} has the wrong size)"));
         }

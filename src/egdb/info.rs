@@ -1,7 +1,7 @@
 //! `egdb info` and `egdb verify` on a folder of tables.
 
 use super::build::{finished_value, flip, Finished};
-use super::file::{file_name, TableFile};
+use super::file::{file_name, Kind, TableFile};
 use super::index::{Combo, MAX_PIECES};
 use super::{DRAW, LOSS, NONE, WIN};
 use crate::variant::Variant;
@@ -31,7 +31,7 @@ pub fn describe(dir: &Path, variant: Variant) -> Result<Vec<String>, String> {
         "{:<14} {:>12} {:>10} {:>12} {:>12} {:>12}",
         "combination", "positions", "bytes", "wins", "draws", "losses"
     )];
-    let mut by_pieces = std::collections::BTreeMap::<u32, [u64; 6]>::new();
+    let mut by_pieces = std::collections::BTreeMap::<u32, [u64; 7]>::new();
     for c in &combos {
         let t = TableFile::open(&dir.join(file_name(*c)), variant, *c)?;
         let mut n = [0u64; 4];
@@ -48,7 +48,9 @@ pub fn describe(dir: &Path, variant: Variant) -> Result<Vec<String>, String> {
             n[DRAW as usize],
             n[LOSS as usize]
         ));
+        let plies = std::fs::metadata(dir.join(Kind::Plies.file_name(*c))).map_or(0, |m| m.len());
         let e = by_pieces.entry(c.pieces()).or_default();
+        e[6] += plies;
         e[0] += 1;
         e[1] += n[0] + n[1] + n[2];
         e[2] += bytes;
@@ -59,8 +61,8 @@ pub fn describe(dir: &Path, variant: Variant) -> Result<Vec<String>, String> {
     for (p, e) in by_pieces {
         let all = Combo::all_with(p).len();
         lines.push(format!(
-            "{p} pieces: {} of {all} combinations, {} positions, {} bytes, +{} ={} -{}",
-            e[0], e[1], e[2], e[3], e[4], e[5]
+            "{p} pieces: {} of {all} combinations, {} positions, {} bytes, +{} ={} -{}; plies: {} bytes",
+            e[0], e[1], e[2], e[3], e[4], e[5], e[6]
         ));
     }
     Ok(lines)
@@ -78,13 +80,17 @@ pub struct Verified {
 /// position lost for the other side, every loss only moves to positions
 /// won for the other side (what the counting rules allow can only turn
 /// those into draws, never the other way, so these hold whatever the
-/// counters).
+/// counters). The table of plies beside each (when there is one): plies
+/// for exactly the wins and losses, none for a position that cannot move,
+/// and one for exactly the wins with a move that wins at once (to a table
+/// loss of another combination, or to a position without moves).
 pub fn verify(dir: &Path, variant: Variant) -> Result<Verified, String> {
     let combos = present(dir);
     if combos.is_empty() {
         return Err(format!("no endgame tables in '{}'", dir.display()));
     }
     let mut finished = Finished::new();
+    let mut all_plies = std::collections::HashMap::new();
     let mut lines = Vec::new();
     let mut failures = 0;
     for &c in &combos {
@@ -92,6 +98,22 @@ pub fn verify(dir: &Path, variant: Variant) -> Result<Verified, String> {
         let loaded = TableFile::check_whole(&path)
             .and_then(|_| TableFile::open(&path, variant, c))
             .and_then(|t| t.all_values());
+        let plies_path = dir.join(Kind::Plies.file_name(c));
+        let plies = plies_path.is_file().then(|| {
+            TableFile::check_whole(&plies_path)
+                .and_then(|_| TableFile::open_kind(&plies_path, Kind::Plies, variant, c))
+                .and_then(|t| t.all_values())
+        });
+        match plies {
+            Some(Ok(p)) => {
+                all_plies.insert(c, p);
+            }
+            Some(Err(e)) => {
+                failures += 1;
+                lines.push(format!("FAILED {e}"));
+            }
+            None => {}
+        }
         match loaded {
             Ok(v) => {
                 finished.insert(c, Arc::new(v));
@@ -122,25 +144,42 @@ pub fn verify(dir: &Path, variant: Variant) -> Result<Verified, String> {
             ));
             continue;
         }
+        let plies = all_plies.get(&c);
         let bad = (0..c.size()).into_par_iter().find_first(|&i| {
+            let d = plies.map(|p| p[i as usize]);
             let Some(s) = c.decode(i) else {
-                return values[i as usize] != NONE;
+                return values[i as usize] != NONE || d.is_some_and(|d| d != 0);
             };
             let v = values[i as usize];
             let pos = s.position_unkeyed(variant);
             let moves = pos.legal_moves();
             if moves.is_empty() {
-                return v != LOSS;
+                return v != LOSS || d.is_some_and(|d| d != 0);
             }
             let results = moves
                 .iter()
                 .map(|m| flip(finished_value(&finished, &pos.play(m))));
-            match v {
-                WIN => !results.clone().any(|r| r == WIN),
-                LOSS => !results.clone().all(|r| r == LOSS),
-                DRAW => false,
-                _ => true,
-            }
+            let at_once = || {
+                moves.iter().any(|m| {
+                    let child = pos.play(m);
+                    child.legal_moves().is_empty()
+                        || (Combo::of(&child).0 != c.swapped()
+                            && flip(finished_value(&finished, &child)) == WIN)
+                })
+            };
+            let plies_wrong = match (d, v) {
+                (None, _) => false,
+                (Some(d), WIN) => d == 0 || (d == 1) != at_once(),
+                (Some(d), LOSS) => d == 0,
+                (Some(d), _) => d != 0,
+            };
+            plies_wrong
+                || match v {
+                    WIN => !results.clone().any(|r| r == WIN),
+                    LOSS => !results.clone().all(|r| r == LOSS),
+                    DRAW => false,
+                    _ => true,
+                }
         });
         match bad {
             Some(i) => {

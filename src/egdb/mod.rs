@@ -12,16 +12,38 @@
 //! changes the material and sets every counter to zero). A win that a
 //! counting rule would turn into a draw is stored as a draw.
 //!
-//! Why values with the counters at zero, and not distances: two bits a
-//! position keep the tables small (all positions with up to five pieces fit
-//! in tens of megabytes), and the search meets a table exactly where the
-//! material changes, right after a capture, when every counter is zero and
-//! the stored value is the true one. Deeper inside one material the counters
+//! Why values with the counters at zero: two bits a position keep the
+//! tables small (all positions with up to five pieces fit in tens of
+//! megabytes), and the search meets a table exactly where the material
+//! changes, right after a capture, when every counter is zero and the
+//! stored value is the true one. Deeper inside one material the counters
 //! run, and the true value can only be the stored one or a draw (a running
-//! counter takes plies from both sides): a stored draw is then still exact,
-//! a stored win or loss is a bound the search uses without claiming more
-//! (see `crate::search`). Distances to the win would let the search decide
-//! those nodes too, at several times the size; they are left for later.
+//! counter takes plies from both sides): a stored draw is then still exact.
+//!
+//! # Plies to the conversion
+//!
+//! For those nodes, and for a winner who must finish inside the counting
+//! rules, a second table beside each (`KKM-K.plies`, a byte a position,
+//! [`file::Kind::Plies`]) holds for each win and loss the plies to the end
+//! of its combination under best play without the counting rules: to the
+//! winning capture or promotion (the conversion), or to the loser without
+//! a move (step 1 below computes them anyway). Not the plies to the end of
+//! the game: those would need every smaller table's distances along the
+//! way and more bits, and the counting rules start again at every
+//! conversion, so the plies to the next one are what decides. With them:
+//!
+//! * a stored win or loss is exact under running counters when its plies
+//!   are fewer than those every running counter has left
+//!   (`Tables::converts`): the winner's line converts in time whatever
+//!   the loser does, and the conversion sets every counter to zero in a
+//!   position whose stored value is exact (not so where a lone king's
+//!   count survives a promotion);
+//! * the search ranks table wins by progress: fewer pieces, then fewer
+//!   men, then fewer plies to the conversion, a measure that only grows
+//!   along the winner's line, so that the engine finishes its wins instead
+//!   of going round until a counting rule draws;
+//! * at the root of a won position whose line converts in time, only the
+//!   moves of the line are played.
 //!
 //! # How a table is built
 //!
@@ -60,8 +82,10 @@
 //!
 //! # Files
 //!
-//! One file a combination ([`file`]), named like `KKM-K.egdb` (the side to
-//! move's pieces first), in a folder per variant. Files are opened when a
+//! Two files a combination ([`file`]), named like `KKM-K.egdb` and
+//! `KKM-K.plies` (the side to move's pieces first), in a folder per
+//! variant; a folder built before the plies existed still serves, without
+//! them. Files are opened when a
 //! probe first needs them; a block is read, checked and unpacked the first
 //! time a probe needs it and kept.
 

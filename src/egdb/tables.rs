@@ -1,6 +1,7 @@
 //! A folder of tables, probed by position.
 
-use super::file::{file_name, TableFile};
+use super::build::Class;
+use super::file::{file_name, Kind, TableFile};
 use super::index::Combo;
 use super::{DRAW, LOSS, WIN};
 use crate::game::{DrawState, Game};
@@ -37,13 +38,14 @@ impl Verdict {
     /// The verdict on a position whose stored value is `wdl`. The value is
     /// exact where every counter stands at zero (`fresh`: the material has
     /// just arisen), where a side has no king (no counting rule can end
-    /// such a game), and for a draw (a running counter can take a win
-    /// away, never give one). Elsewhere a win or a loss is a bound.
-    pub fn of(pos: &Position, wdl: Wdl, fresh: bool) -> Verdict {
+    /// such a game), for a draw (a running counter can take a win away,
+    /// never give one), and where `converts` (see [`Tables::verdict`]).
+    /// Elsewhere a win or a loss is a bound.
+    pub fn of(pos: &Position, wdl: Wdl, fresh: bool, converts: bool) -> Verdict {
         let kings = pos.kings();
         let free = pos.pieces(Color::White) & kings == 0 || pos.pieces(Color::Black) & kings == 0;
         match wdl {
-            _ if fresh || free => Verdict::Exact(wdl),
+            _ if fresh || free || converts => Verdict::Exact(wdl),
             Wdl::Draw => Verdict::Exact(Wdl::Draw),
             Wdl::Win => Verdict::AtLeastDraw,
             Wdl::Loss => Verdict::AtMostDraw,
@@ -59,6 +61,9 @@ pub struct Tables {
     dir: PathBuf,
     pieces: u32,
     files: HashMap<Combo, OnceLock<Option<TableFile>>>,
+    /// The tables of plies beside them (absent in folders built before
+    /// there were any).
+    plies: HashMap<Combo, OnceLock<Option<TableFile>>>,
     /// Problems not yet taken, and every problem ever reported.
     errors: Mutex<(Vec<String>, HashSet<String>)>,
 }
@@ -79,6 +84,7 @@ impl Tables {
         }
         let mut pieces = 0;
         let mut files = HashMap::new();
+        let mut plies = HashMap::new();
         for n in 2..=max_pieces.min(super::index::MAX_PIECES) {
             let combos = Combo::all_with(n);
             if !combos.iter().all(|&c| dir.join(file_name(c)).is_file()) {
@@ -86,6 +92,9 @@ impl Tables {
             }
             for c in combos {
                 files.insert(c, OnceLock::new());
+                if dir.join(Kind::Plies.file_name(c)).is_file() {
+                    plies.insert(c, OnceLock::new());
+                }
             }
             pieces = n;
         }
@@ -94,6 +103,7 @@ impl Tables {
             dir: dir.to_path_buf(),
             pieces,
             files,
+            plies,
             errors: Mutex::new((Vec::new(), HashSet::new())),
         })
     }
@@ -153,6 +163,76 @@ impl Tables {
         }
     }
 
+    /// The plies to the conversion of `pos` (covered, a win or a loss with
+    /// the counters at zero): the plies, under best play without the
+    /// counting rules, to the end of its combination (the winning capture
+    /// or promotion, or the loser without a move); `None` when the folder
+    /// has no table of plies for it.
+    pub fn plies(&self, pos: &Position) -> Option<u8> {
+        let (c, i) = Combo::of(pos);
+        let table = self
+            .plies
+            .get(&c)?
+            .get_or_init(|| self.load_kind(Kind::Plies, c))
+            .as_ref()?;
+        match table.get(i) {
+            Ok(d) => Some(d),
+            Err(e) => {
+                self.report(e);
+                None
+            }
+        }
+    }
+
+    /// The plies to the conversion of `pos` (covered, a win or a loss) when
+    /// the table's line converts before any counter running in `draws`
+    /// can end the game, so that the stored value is exact under them and
+    /// the line is one to follow: where a side has no king (no counting
+    /// rule applies), or where the plies are fewer than those every
+    /// running counter has left, except with a lone king against three or
+    /// fewer pieces of which some are men (the lone-king counts survive a
+    /// promotion, which is no conversion for them). The winner's line
+    /// converts in time whatever the loser does, and a conversion (a
+    /// capture or a promotion) sets every counter to zero in a position
+    /// whose stored value is exact.
+    pub(crate) fn converts(&self, pos: &Position, draws: &DrawState) -> Option<u8> {
+        let d = self.leads(pos, draws)?;
+        let c = Combo::of(pos).0;
+        (Class::of(c) != Class::LoneKing || c.men() == 0).then_some(d)
+    }
+
+    /// The plies to the conversion of `pos` when the table's line reaches
+    /// it before any counter running in `draws` can end the game: as
+    /// [`Tables::converts`], and also with a lone king against pieces of
+    /// which some are men, where the line is the way to go though a count
+    /// that survives the promotion may still end the game after it.
+    pub(crate) fn leads(&self, pos: &Position, draws: &DrawState) -> Option<u8> {
+        let d = self.plies(pos).filter(|&d| d > 0)?;
+        let c = Combo::of(pos).0;
+        let in_time = (d as u16) < draws.plies_left(pos.occupied().count_ones(), true);
+        (Class::of(c) == Class::Free || in_time).then_some(d)
+    }
+
+    /// The value of `pos` and what it is worth under the counters `draws`
+    /// (`None`: at zero), if a table covers it: besides where
+    /// [`Verdict::of`] calls a value exact, a stored win or loss is exact
+    /// where the table's line converts in time ([`Tables::converts`]).
+    pub(crate) fn verdict(
+        &self,
+        pos: &Position,
+        draws: Option<&DrawState>,
+    ) -> Option<(Wdl, Verdict)> {
+        let wdl = self.probe(pos)?;
+        let verdict = match draws {
+            Some(d) if *d != DrawState::after(None, pos) => {
+                let converts = wdl != Wdl::Draw && self.converts(pos, d).is_some();
+                Verdict::of(pos, wdl, false, converts)
+            }
+            _ => Verdict::Exact(wdl),
+        };
+        Some((wdl, verdict))
+    }
+
     /// What the tables say of the current position of `game`, in words
     /// (for `d` and `shashki show`), with the game's counters: `None` when
     /// no table of at most `pieces` pieces covers it.
@@ -161,15 +241,21 @@ impl Tables {
         if pos.occupied().count_ones() > pieces {
             return None;
         }
-        let wdl = self.probe(pos)?;
         let name = |w: Wdl| match w {
             Wdl::Win => "win",
             Wdl::Draw => "draw",
             Wdl::Loss => "loss",
         };
-        let fresh = game.draw_state() == DrawState::after(None, pos);
-        Some(match Verdict::of(pos, wdl, fresh) {
-            Verdict::Exact(w) => format!("{} for the side to move", name(w)),
+        let draws = game.draw_state();
+        let (wdl, verdict) = self.verdict(pos, Some(&draws))?;
+        let plies = match wdl {
+            Wdl::Draw => String::new(),
+            _ => self
+                .plies(pos)
+                .map_or(String::new(), |d| format!(", {d} plies to the conversion")),
+        };
+        Some(match verdict {
+            Verdict::Exact(w) => format!("{} for the side to move{plies}", name(w)),
             _ => format!(
                 "{} for the side to move with the counting rules from zero; their counts run, so a {} or a draw",
                 name(wdl),
@@ -179,7 +265,11 @@ impl Tables {
     }
 
     fn load(&self, c: Combo) -> Option<TableFile> {
-        match TableFile::open(&self.dir.join(file_name(c)), self.variant, c) {
+        self.load_kind(Kind::Values, c)
+    }
+
+    fn load_kind(&self, kind: Kind, c: Combo) -> Option<TableFile> {
+        match TableFile::open_kind(&self.dir.join(kind.file_name(c)), kind, self.variant, c) {
             Ok(t) => Some(t),
             Err(e) => {
                 self.report(e);
