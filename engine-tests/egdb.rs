@@ -1,28 +1,86 @@
 //! Endgame tables against an independent solver.
 //!
-//! The tables up to four pieces are built for Russian and Brazilian into a
-//! scratch folder, then positions are valued by a solver written here from
-//! the rule book alone: a plain minimax over (position, counters of the
-//! counting rules 7.2.4-7.2.8 kept by this file's own code), with no table,
-//! no retrograde pass and nothing of the generator but the move generator.
-//! Every position with up to three pieces is checked. The four-piece
-//! tables are built and checked for consistency (`egdb verify`); a plain
-//! solver is far too slow for them (one four-piece position can reach
-//! millions of (position, counts) states), so their independent check
-//! needs a smarter solver: not done yet.
+//! The tables up to four pieces are built for Russian and Brazilian once
+//! for this test binary ([`built`], shared with `egdb_endings.rs` and
+//! `egdb_search.rs`). Every position with two to four pieces (both sides
+//! with a piece, either side to move: 12,817,672 a variant) is then valued
+//! by the exact solver of `egdb_exact.rs`, written here from the rule book,
+//! and must have the table's value. The solver uses nothing of the engine
+//! but the move generator and the position parser: the counting rules
+//! 7.2.4-7.2.8 are this file's own reading of them ([`Counts`]), and the
+//! solver is a backward induction over the counts of each material (see
+//! `egdb_exact.rs`), not the tables' retrograde analysis. Repetition
+//! (7.2.3) is argued there, with a check; the positions the check leaves
+//! open are printed.
+//!
+//! The other tests here: damaged files, `--only` builds, `egdb list`.
 
 use shashki::board::{Color, Geometry};
 use shashki::egdb::build::{build, BuildOptions};
-use shashki::egdb::{Combo, Tables, Wdl};
+use shashki::egdb::{Combo, Tables};
 use shashki::{Move, Position, Variant};
-use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 /// A scratch folder of this process (removed first if it is there).
 pub(crate) fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("shashki-egdb-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     dir
+}
+
+/// The folder of the tables of `variant` (Russian or Brazilian) up to four
+/// pieces, built on first use, once for this test binary, into
+/// `<scratch>/<variant>` (the layout `--egdb` and `EGDB Path` take). The
+/// folders are removed when the process exits.
+pub(crate) fn built(variant: Variant) -> &'static Path {
+    static RUSSIAN: OnceLock<PathBuf> = OnceLock::new();
+    static BRAZILIAN: OnceLock<PathBuf> = OnceLock::new();
+    let cell = match variant {
+        Variant::Russian => &RUSSIAN,
+        Variant::Brazilian => &BRAZILIAN,
+        v => panic!("no tables for {v}"),
+    };
+    cell.get_or_init(|| {
+        let base = scratch(&format!("tables-{}", variant.id()));
+        remove_at_exit(&base);
+        let dir = base.join(variant.id());
+        let started = std::time::Instant::now();
+        let opts = BuildOptions {
+            variant,
+            pieces: 4,
+            dir: dir.clone(),
+            only: None,
+        };
+        build(&opts, &mut |_| {}).expect("build the tables");
+        eprintln!(
+            "{variant}: tables up to 4 pieces built in {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
+        dir
+    })
+}
+
+/// Remove `dir` when the process exits (the test harness exits through
+/// `exit`, which runs the handlers registered with `atexit`).
+fn remove_at_exit(dir: &Path) {
+    static DIRS: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+    extern "C" fn remove_all() {
+        if let Ok(dirs) = DIRS.lock() {
+            for d in dirs.iter() {
+                let _ = std::fs::remove_dir_all(d);
+            }
+        }
+    }
+    let mut dirs = DIRS.lock().unwrap_or_else(|p| p.into_inner());
+    if dirs.is_empty() {
+        #[cfg(unix)]
+        // SAFETY: registers a plain function with no arguments.
+        unsafe {
+            libc::atexit(remove_all);
+        }
+    }
+    dirs.push(dir.to_path_buf());
 }
 
 /// The counters of the counting rules, as russian.md states them. Each
@@ -52,7 +110,7 @@ fn on_main_road(pos: &Position, c: Color) -> bool {
 }
 
 /// The balance each rule looks at, 0 where its condition does not hold.
-fn signatures(pos: &Position) -> [u32; 4] {
+pub(crate) fn signatures(pos: &Position) -> [u32; 4] {
     let (wm, wk) = material(pos, Color::White);
     let (bm, bk) = material(pos, Color::Black);
     let total = wm + wk + bm + bk;
@@ -86,7 +144,7 @@ fn signatures(pos: &Position) -> [u32; 4] {
     s
 }
 
-fn run(prev: (u32, u8), sig: u32) -> (u32, u8) {
+pub(crate) fn run(prev: (u32, u8), sig: u32) -> (u32, u8) {
     match sig {
         0 => (0, 0),
         s if s == prev.0 => (s, prev.1 + 1),
@@ -108,13 +166,32 @@ impl Counts {
 
     pub(crate) fn after(&self, before: &Position, m: &Move, pos: &Position) -> Counts {
         let s = signatures(pos);
-        let king_move = !m.is_capture() && before.kings() & m.from().bb() != 0;
+        let king_move = Counts::king_move(before, m);
         Counts {
             king_moves: if king_move { self.king_moves + 1 } else { 0 },
             r724: run(self.r724, s[0]),
             r726: run(self.r726, s[1]),
             r727: run(self.r727, s[2]),
             r728: run(self.r728, s[3]),
+        }
+    }
+
+    /// Whether `m` counts for 7.2.5: a king moved without capturing.
+    pub(crate) fn king_move(before: &Position, m: &Move) -> bool {
+        !m.is_capture() && before.kings() & m.from().bb() != 0
+    }
+
+    /// The counts of a position whose signatures are `sigs`: `king_moves`
+    /// plies of 7.2.5, `plies` of each of 7.2.4, 7.2.6 and 7.2.8 whose
+    /// condition holds, `road` of 7.2.7 if its condition holds.
+    pub(crate) fn at(sigs: [u32; 4], king_moves: u8, plies: u8, road: u8) -> Counts {
+        let count = |s: u32, n: u8| if s == 0 { (0, 0) } else { (s, n) };
+        Counts {
+            king_moves,
+            r724: count(sigs[0], plies),
+            r726: count(sigs[1], plies),
+            r727: count(sigs[2], road),
+            r728: count(sigs[3], plies),
         }
     }
 
@@ -144,167 +221,79 @@ impl Counts {
     }
 }
 
-/// Plain minimax with a memo: 1 win, 0 draw, -1 loss for the side to move.
-/// Repetition is not looked at: with every line bounded by the counts or by
-/// men that only move forward, the side that wins never needs to repeat a
-/// position, and a draw stays a draw.
-struct Oracle {
-    memo: HashMap<(u64, Counts), i8>,
-}
-
-impl Oracle {
-    fn value(&mut self, pos: &Position, counts: Counts) -> i8 {
-        if let Some(&v) = self.memo.get(&(pos.key(), counts)) {
-            return v;
-        }
-        let moves = pos.legal_moves();
-        let v = if moves.is_empty() {
-            -1
-        } else if counts.drawn(pos.occupied().count_ones()) {
-            0
-        } else {
-            let mut best = -1;
-            // Captures and crownings first: wins are often found there.
-            let mut order: Vec<&Move> = moves.iter().collect();
-            order.sort_by_key(|m| !(m.is_capture() || m.promotes()));
-            for m in order {
-                let child = pos.play(m);
-                if child.pieces(child.side_to_move()) == 0 {
-                    best = 1;
-                    break;
-                }
-                best = best.max(-self.value(&child, counts.after(pos, m, &child)));
-                if best == 1 {
-                    break;
-                }
-            }
-            best
-        };
-        self.memo.insert((pos.key(), counts), v);
-        v
-    }
-}
-
-fn wdl(v: i8) -> Wdl {
-    match v {
-        1 => Wdl::Win,
-        0 => Wdl::Draw,
-        _ => Wdl::Loss,
-    }
-}
-
-/// Every placement of `pieces` (as men and kings of either colour) with
-/// both sides present, both sides to move; `every` > 1 keeps one in that
-/// many (seeded by position in the enumeration).
-fn placements(variant: Variant, n: usize, every: usize, mut f: impl FnMut(Position)) {
-    let g = Geometry::BOARD_64;
-    let squares: Vec<(u8, u8)> = (0..8u8)
-        .flat_map(|r| (0..8u8).map(move |c| (c, r)))
-        .filter(|&(c, r)| g.square(c, r).is_some())
-        .collect();
-    let mut count = 0usize;
-    let mut chosen = vec![0usize; n];
-    fn rec(
-        k: usize,
-        start: usize,
-        n: usize,
-        chosen: &mut Vec<usize>,
-        squares: &[(u8, u8)],
-        emit: &mut dyn FnMut(&[usize]),
-    ) {
-        if k == n {
-            emit(chosen);
-            return;
-        }
-        for i in start..squares.len() {
-            chosen[k] = i;
-            rec(k + 1, i + 1, n, chosen, squares, emit);
-        }
-    }
-    let mut emit = |sq: &[usize]| {
-        // Each piece: white man, white king, black man, black king.
-        for kinds in 0..4usize.pow(n as u32) {
-            let mut w = Vec::new();
-            let mut b = Vec::new();
-            let mut ok = true;
-            for (j, &s) in sq.iter().enumerate() {
-                let (c, r) = squares[s];
-                let name = format!("{}{}", (b'a' + c) as char, r + 1);
-                match (kinds >> (2 * j)) & 3 {
-                    0 if r == 7 => ok = false,
-                    0 => w.push(name),
-                    1 => w.push(format!("K{name}")),
-                    2 if r == 0 => ok = false,
-                    2 => b.push(name),
-                    _ => b.push(format!("K{name}")),
-                }
-            }
-            if !ok || w.is_empty() || b.is_empty() {
-                continue;
-            }
-            for side in ["W", "B"] {
-                count += 1;
-                if count % every != 0 {
+/// How many positions have `n` pieces, a piece on each side (men not on
+/// their crowning rank), either side to move.
+fn positions_with(n: u32) -> usize {
+    let c = |n: u32, k: u32| -> usize {
+        (0..k).fold(1, |a, i| a * (n - i) as usize) / (1..=k).fold(1, |a, i| a * i as usize)
+    };
+    let mut total = 0;
+    for wm in 0..=n {
+        for bm in 0..=n - wm {
+            for wk in 0..=n - wm - bm {
+                let bk = n - wm - bm - wk;
+                if n < 2 || wm + wk == 0 || bm + bk == 0 {
                     continue;
                 }
-                let text = format!("{side}:W{}:B{}", w.join(","), b.join(","));
-                f(shashki::fen::parse_position(variant, &text).unwrap());
+                // a white men on rank 1, b black men on rank 8, the others
+                // on ranks 2-7 (24 squares); then the kings anywhere free.
+                let mut men = 0;
+                for a in 0..=wm.min(4) {
+                    for b in 0..=bm.min(4) {
+                        let (mw, mb) = (wm - a, bm - b);
+                        if mw + mb <= 24 {
+                            men += c(4, a) * c(4, b) * c(24, mw) * c(24 - mw, mb);
+                        }
+                    }
+                }
+                let free = 32 - wm - bm;
+                total += 2 * men * c(free, wk) * c(free - wk, bk);
             }
         }
-    };
-    rec(0, 0, n, &mut chosen, &squares, &mut emit);
+    }
+    total
 }
 
 #[test]
-fn tables_up_to_three_pieces_agree_with_an_independent_solver() {
+fn tables_up_to_four_pieces_agree_with_an_independent_solver() {
     for variant in [Variant::Russian, Variant::Brazilian] {
-        let dir = scratch(variant.id());
-        let opts = BuildOptions {
-            variant,
-            pieces: 4,
-            dir: dir.clone(),
-            only: None,
-        };
-        build(&opts, &mut |_| {}).unwrap();
-        let tables = Tables::open(&dir, variant, 4).unwrap();
+        let dir = built(variant);
+        let tables = Tables::open(dir, variant, 4).unwrap();
         assert_eq!(tables.pieces(), 4);
-        let mut checked = [0usize; 4];
-        let mut by_value = HashMap::new();
-        let mut combos = std::collections::HashSet::new();
-        for (n, checked_n) in checked.iter_mut().enumerate().skip(2) {
-            let mut oracle = Oracle {
-                memo: HashMap::new(),
-            };
-            let started = std::time::Instant::now();
-            placements(variant, n, 1, |pos| {
-                let want = wdl(oracle.value(&pos, Counts::start(&pos)));
-                let got = tables.probe(&pos);
-                assert_eq!(
-                    got,
-                    Some(want),
-                    "{variant} {}: table {got:?}, solver {want:?}",
-                    shashki::fen::position_text(&pos)
-                );
-                *checked_n += 1;
-                combos.insert(Combo::of(&pos).0);
-                *by_value.entry((n, want as u8)).or_insert(0usize) += 1;
-            });
-            eprintln!(
-                "{variant}: {n} pieces: {} positions, {} states solved in {:.1} s",
-                checked_n,
-                oracle.memo.len(),
-                started.elapsed().as_secs_f64()
+        let started = std::time::Instant::now();
+        let r = crate::egdb_exact::check(variant, &tables, 4);
+        eprintln!(
+            "{variant}: {} positions (by pieces {:?}) in {} materials solved and compared in {:.1} s: {} won, {} drawn, {} lost for the side to move; {} differ from the tables",
+            r.positions.iter().sum::<usize>(),
+            r.positions,
+            r.materials,
+            started.elapsed().as_secs_f64(),
+            r.wdl[0],
+            r.wdl[1],
+            r.wdl[2],
+            r.mismatches
+        );
+        assert!(
+            r.mismatches == 0,
+            "{variant}: {} positions where the tables and the solver differ, such as:\n{}",
+            r.mismatches,
+            r.first.join("\n")
+        );
+        assert!(tables.take_errors().is_empty());
+        for h in &r.h_differs {
+            eprintln!("{variant}: repetition not ruled out: {h}");
+        }
+        // Every position with a piece on each side, each combination met.
+        assert_eq!(r.positions, [0, 1, 2, 3, 4].map(positions_with));
+        for c in (2..=4).flat_map(Combo::all_with) {
+            assert!(
+                r.combos.contains(&c),
+                "{variant}: no position of {c} checked"
             );
         }
-        assert!(tables.take_errors().is_empty());
-        eprintln!("{variant}: checked {checked:?} positions (by pieces); by value {by_value:?}");
-        for c in (2..=3).flat_map(Combo::all_with) {
-            assert!(combos.contains(&c), "{variant}: no position of {c} checked");
-        }
         // The four-piece tables: their values agree with their moves.
-        let v = shashki::egdb::info::verify(&dir, variant).unwrap();
+        let v = shashki::egdb::info::verify(dir, variant).unwrap();
         assert_eq!((v.files, v.failures), (41, 0), "{:?}", v.lines);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }
 
@@ -455,14 +444,13 @@ fn damaged_or_missing_plies_are_reported_and_rebuilt() {
 fn only_builds_each_pair_of_a_wave_alone() {
     use shashki::egdb::build::{build_order, needed_before};
     let variant = Variant::Russian;
-    let whole = scratch("only-whole");
+    let whole = built(variant);
     let mut opts = BuildOptions {
         variant,
         pieces: 4,
-        dir: whole.clone(),
+        dir: whole.to_path_buf(),
         only: None,
     };
-    build(&opts, &mut |_| {}).unwrap();
     let wave: Vec<Combo> = build_order(4)
         .into_iter()
         .filter(|c| c.pieces() == 4 && c.men() == 2)
@@ -517,7 +505,6 @@ fn only_builds_each_pair_of_a_wave_alone() {
         e.contains(&format!("{}.egdb is needed first", wave[0])),
         "{e}"
     );
-    let _ = std::fs::remove_dir_all(&whole);
     let _ = std::fs::remove_dir_all(&part);
 }
 

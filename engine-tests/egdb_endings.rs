@@ -1,7 +1,7 @@
 //! Named endings against the endgame tables (issue 13).
 //!
 //! The tables up to four pieces are built for Russian and Brazilian into a
-//! scratch folder (once per variant for all the tests here), then
+//! scratch folder (once per variant for the whole test binary), then
 //! classical endings are looked up: three kings against a king (rules 7.2.4
 //! and 7.2.7, Petrov's triangle), two kings against a king (7.2.8), a race
 //! of men, and a capture where Brazilian and Russian differ. Each expected
@@ -21,9 +21,8 @@
 //! (every counter at zero).
 
 use crate::common::position;
-use crate::egdb::{scratch, Counts};
-use shashki::egdb::build::{build, BuildOptions};
-use shashki::egdb::{Combo, Tables, Wdl};
+use crate::egdb::{built, Counts};
+use shashki::egdb::{Tables, Wdl};
 use shashki::game::{EndReason, Game, GameResult};
 use shashki::movegen::count_moves;
 use shashki::{fen, Color, Position, Variant};
@@ -31,11 +30,8 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
-/// The tables of `variant` up to four pieces, built once for this binary.
-///
-/// Every file is opened right after the build and the scratch folder is
-/// removed then: an open file stays readable on Unix, so nothing is left
-/// behind in the temporary folder (elsewhere the folder stays).
+/// The tables of `variant` up to four pieces (built once for this binary,
+/// see [`built`]).
 fn tables(variant: Variant) -> &'static Tables {
     static RUSSIAN: OnceLock<Tables> = OnceLock::new();
     static BRAZILIAN: OnceLock<Tables> = OnceLock::new();
@@ -45,31 +41,8 @@ fn tables(variant: Variant) -> &'static Tables {
         v => panic!("no tables for {v}"),
     };
     cell.get_or_init(|| {
-        let dir = scratch(&format!("endings-{}", variant.id()));
-        let started = std::time::Instant::now();
-        let opts = BuildOptions {
-            variant,
-            pieces: 4,
-            dir: dir.clone(),
-            only: None,
-        };
-        build(&opts, &mut |_| {}).unwrap();
-        let t = Tables::open(&dir, variant, 4).unwrap();
+        let t = Tables::open(built(variant), variant, 4).unwrap();
         assert_eq!(t.pieces(), 4);
-        // Open every file (a probe opens its combination's file).
-        for c in (2..=4).flat_map(Combo::all_with) {
-            let slots = (0..)
-                .find_map(|i| c.decode(i))
-                .expect("a combination has a position");
-            let pos = slots.position(variant);
-            assert!(t.probe(&pos).is_some(), "{variant}: {c} does not answer");
-        }
-        assert!(t.take_errors().is_empty());
-        eprintln!(
-            "{variant}: tables up to 4 pieces built in {:.1} s",
-            started.elapsed().as_secs_f64()
-        );
-        let _ = std::fs::remove_dir_all(&dir);
         t
     })
 }

@@ -5,36 +5,22 @@
 //! independent solver in `egdb.rs`.
 
 use crate::cli::shashki;
+use crate::egdb::built;
 use crate::process::Engine;
-use shashki::egdb::build::{build, BuildOptions};
 use shashki::egdb::{Combo, Tables, Wdl};
 use shashki::game::Game;
 use shashki::search::{Limits, Searcher, TB_BOUND, TB_WIN};
 use shashki::{Position, Variant};
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 const WAIT: Duration = Duration::from_secs(30);
 
-/// Russian tables up to four pieces, built once for this test binary.
+/// Russian tables up to four pieces, built once for this test binary (see
+/// [`built`]).
 fn tables_dir() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!(
-            "shashki-egdb-search-{}/russian",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        let opts = BuildOptions {
-            variant: Variant::Russian,
-            pieces: 4,
-            dir: dir.clone(),
-            only: None,
-        };
-        build(&opts, &mut |_| {}).expect("build the tables");
-        dir
-    })
+    built(Variant::Russian)
 }
 
 fn tables() -> Arc<Tables> {

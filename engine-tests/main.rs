@@ -9,6 +9,7 @@ mod cli;
 mod common;
 mod egdb;
 mod egdb_endings;
+mod egdb_exact;
 mod egdb_search;
 mod fuzz;
 mod game;
