@@ -2,11 +2,12 @@
 //! Brazilian), written here from the rule book, to check the endgame
 //! tables against (see `egdb.rs`).
 //!
-//! Of the engine it uses the move generator only (`Position::legal_moves`,
-//! `Position::play`, the position parser); the counting rules are this test
-//! binary's own reading of them, [`Counts`] in `egdb.rs`, which also gives
-//! the limits ([`Counts::drawn`]) and how each count runs from one position
-//! to the next ([`run`], [`Counts::king_move`]).
+//! Of the engine it uses the move generator (`movegen::generate`,
+//! `Position::play`) and the position parser, and of the tables only
+//! `Tables::probe`, to compare; the counting rules are this test binary's
+//! own reading of them, [`Counts`] in `egdb.rs`, which also gives the
+//! limits ([`Counts::drawn`]) and how each count runs from one position to
+//! the next ([`run`], [`Counts::king_move`]).
 //!
 //! # How
 //!
@@ -83,15 +84,21 @@
 //!    `H`, where the third occurrence never comes: its return is a draw.
 //!    Under the rule book the shortest win of `H` then wins too (the counts
 //!    are `G`'s, and no repetition). So where `H` and `G` agree, `G`'s value
-//!    is the rule book's; [`Report`] names the positions where they do not,
-//!    and the argument leaves those open.
+//!    is the rule book's.
+//! 4. Where they do not (four positions a variant, lone king against a king
+//!    and two men), the rule book's game itself is searched ([`Replay`]):
+//!    `G`'s winner tries `G`'s wins, fastest first, against every reply,
+//!    with the positions of the current run of king moves, a third
+//!    occurrence drawn; moves out of the material count by their values in
+//!    `H` (a new run begins there). A win found so is one under the rule
+//!    book. The check asserts that every position is settled by 3 or 4.
 
 use crate::egdb::{run, signatures, Counts};
 use rayon::prelude::*;
 use shashki::board::{Color, Geometry};
 use shashki::egdb::{Combo, Tables, Wdl};
 use shashki::{Position, Variant};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 pub(crate) const WIN: i8 = 1;
@@ -626,6 +633,17 @@ fn solve_free(m: Material, g: &Graph, game: Game) -> Solved {
 /// Solve a material where some count runs, by backward induction over the
 /// every-ply count `T` (see the module documentation).
 fn solve_counted(m: Material, g: &Graph, solved: &SolvedMap, game: Game) -> Solved {
+    solve_counted_recorded(m, g, solved, game, false).0
+}
+
+/// [`solve_counted`], and if `record`, the values at every `T` as well.
+fn solve_counted_recorded(
+    m: Material,
+    g: &Graph,
+    solved: &SolvedMap,
+    game: Game,
+    record: bool,
+) -> (Solved, Option<Layers>) {
     let n = g.ids.len();
     let pieces = m.pieces();
     let has_k = m.men() > 0;
@@ -728,6 +746,8 @@ fn solve_counted(m: Material, g: &Graph, solved: &SolvedMap, game: Game) -> Solv
             bp[p * (l + 1) + l] = value(base[slot_base[p] as usize]);
         }
     }
+    // With `record`: (slot, T, masks) wherever layer T differs from T + 1.
+    let mut recorded: Vec<(u32, u8, u64)> = Vec::new();
     // Which positions changed from layer T + 2 to T + 1.
     let mut changed = vec![false; n];
     let mut dirty = vec![false; n];
@@ -762,10 +782,11 @@ fn solve_counted(m: Material, g: &Graph, solved: &SolvedMap, game: Game) -> Solv
             a = b;
         }
         let (next_ref, slot_base, dirty, lim) = (&next, &slot_base, &dirty, &lim);
-        let any = parts
+        let (any, changes) = parts
             .into_par_iter()
             .map(|(a, b, out, ch)| {
                 let mut any = false;
+                let mut changes = Vec::new();
                 for p in a..b {
                     let sb = slot_base[p] as usize;
                     let o = sb - slot_base[a] as usize;
@@ -774,7 +795,12 @@ fn solve_counted(m: Material, g: &Graph, solved: &SolvedMap, game: Game) -> Solv
                         let mut differs = false;
                         for s in 0..k {
                             let x = step(g, solved, lim, p, s, t, next_ref, slot_base);
-                            differs |= x != next_ref[sb + s];
+                            if x != next_ref[sb + s] {
+                                differs = true;
+                                if record {
+                                    changes.push(((sb + s) as u32, x));
+                                }
+                            }
                             out[o + s] = x;
                         }
                         ch[p - a] = differs;
@@ -788,9 +814,16 @@ fn solve_counted(m: Material, g: &Graph, solved: &SolvedMap, game: Game) -> Solv
                         ch[p - a] = false;
                     }
                 }
-                any
+                (any, changes)
             })
-            .reduce(|| false, |x, y| x || y);
+            .reduce(
+                || (false, Vec::new()),
+                |mut x, y| {
+                    x.1.extend(y.1);
+                    (x.0 || y.0, x.1)
+                },
+            );
+        recorded.extend(changes.into_iter().map(|(slot, x)| (slot, t as u8, x)));
         if let Some(bp) = by_plies.as_mut() {
             for p in 0..n {
                 bp[p * (l + 1) + t] = value(cur[slot_base[p] as usize]);
@@ -835,10 +868,55 @@ fn solve_counted(m: Material, g: &Graph, solved: &SolvedMap, game: Game) -> Solv
         }
         (stride, v)
     });
-    Solved {
-        fresh,
-        by_plies,
-        by_road,
+    let layers = record.then(|| {
+        recorded.sort_unstable_by_key(|&(slot, t, _)| (slot, std::cmp::Reverse(t)));
+        let mut start = vec![0u32; base.len() + 1];
+        for &(slot, _, _) in &recorded {
+            start[slot as usize + 1] += 1;
+        }
+        for i in 0..base.len() {
+            start[i + 1] += start[i];
+        }
+        Layers {
+            slot_base,
+            lim,
+            base,
+            start,
+            changes: recorded.iter().map(|&(_, t, x)| (t, x)).collect(),
+        }
+    });
+    (
+        Solved {
+            fresh,
+            by_plies,
+            by_road,
+        },
+        layers,
+    )
+}
+
+/// A counted material's masks at every `T`: those of layer `L`, and where
+/// they change as `T` falls.
+struct Layers {
+    slot_base: Vec<u32>,
+    lim: Limits,
+    base: Vec<u64>,
+    /// `changes[start[slot]..start[slot + 1]]`: (T, masks from T down),
+    /// by falling T.
+    start: Vec<u32>,
+    changes: Vec<(u8, u64)>,
+}
+
+impl Layers {
+    /// The masks of position `p` in slot `s` at `T = t`.
+    fn at(&self, p: usize, t: usize, s: usize) -> u64 {
+        let slot = self.slot_base[p] as usize + s;
+        let ch = &self.changes[self.start[slot] as usize..self.start[slot + 1] as usize];
+        // The last change at or above t.
+        match ch.iter().rposition(|&(ct, _)| ct as usize >= t) {
+            Some(i) => ch[i].1,
+            None => self.base[slot],
+        }
     }
 }
 
@@ -973,6 +1051,175 @@ fn step(
     (w & allowed) as u64 | ((l & allowed) as u64) << 32
 }
 
+/// The rule book's game, repetition and all, searched from a position
+/// where `H` and `G` differ: the `G` winner plays his fastest wins first
+/// (any win of `G` is tried, in that order), every reply of the loser is
+/// followed with the positions of the current run of king moves, and a
+/// third occurrence is a draw. A move out of the material counts only by
+/// its value in `H`, which holds under the rule book (a capture or a
+/// promotion begins a new run). The search proves the `G` value, or gives
+/// up (`None`) past a budget of positions.
+struct Replay<'a> {
+    g: &'a Graph,
+    layers: &'a Layers,
+    /// Results where a run begins (no history to remember).
+    memo: HashMap<(u32, u8, u8, u8), bool>,
+    budget: u64,
+}
+
+impl Replay<'_> {
+    /// `G`'s value for the side to move at (position, T, K, slot), the slot
+    /// `None` when 7.2.7 has ended the game.
+    fn value(&self, p: usize, t: usize, k: usize, s: Option<usize>) -> i8 {
+        let x = match s {
+            Some(s) => self.layers.at(p, t, s),
+            None if self.g.stuck[p] => LOST,
+            None => 0,
+        };
+        let k = if self.layers.lim.has_k { k } else { 0 };
+        if x >> k & 1 != 0 {
+            WIN
+        } else if x >> (32 + k) & 1 != 0 {
+            LOSS
+        } else {
+            DRAW
+        }
+    }
+
+    /// The best move out of the material in `H` (`NONE`: none).
+    fn exit(&self, p: usize, s: usize) -> i8 {
+        let g = self.g;
+        let mut e = g.exit[Game::H as usize][p];
+        let sp = g.special[Game::H as usize][p];
+        if sp != u32::MAX && g.road[p] {
+            if let Some(road) = &g.specials[Game::H as usize][sp as usize].road {
+                e = e.max(road[s]);
+            }
+        }
+        e
+    }
+
+    /// The moves within the material: (child, T, K, slot, a king moved).
+    fn moves(
+        &self,
+        p: usize,
+        t: usize,
+        k: usize,
+        s: usize,
+    ) -> Vec<(usize, usize, usize, Option<usize>, bool)> {
+        let g = self.g;
+        g.succ[g.start[p] as usize..g.start[p + 1] as usize]
+            .iter()
+            .map(|&c| {
+                let king = c & KING != 0;
+                let c = (c & !KING) as usize;
+                let cs = self.layers.lim.next_slot(g.road[p], s, g.road[c], !king);
+                (c, t + 1, if king { k + 1 } else { 0 }, cs, king)
+            })
+            .collect()
+    }
+
+    /// Whether the side to move, winning in `G`, wins with repetition.
+    fn wins(
+        &mut self,
+        p: usize,
+        t: usize,
+        k: usize,
+        s: usize,
+        run: &mut Vec<usize>,
+    ) -> Option<bool> {
+        self.budget = self.budget.checked_sub(1)?;
+        if self.exit(p, s) == WIN {
+            return Some(true);
+        }
+        // The fastest wins of G first: lost for the child at the highest T.
+        let mut kids: Vec<_> = self
+            .moves(p, t, k, s)
+            .into_iter()
+            .filter(|&(c, t, k, cs, _)| self.value(c, t, k, cs) == LOSS)
+            .map(|kid| {
+                let (c, t, k, cs, _) = kid;
+                let fastest = (t..self.layers.lim.off.len())
+                    .rev()
+                    .find(|&u| self.value(c, u, k, cs) == LOSS);
+                (std::cmp::Reverse(fastest), kid)
+            })
+            .collect();
+        kids.sort_by_key(|k| k.0);
+        for (_, (c, t, k, cs, king)) in kids {
+            let Some(cs) = cs else {
+                // The child has no move: won.
+                return Some(true);
+            };
+            let won = if king {
+                if run.iter().filter(|&&q| q == c).count() >= 2 {
+                    continue;
+                }
+                run.push(c);
+                let r = self.loses(c, t, k, cs, run);
+                run.pop();
+                r?
+            } else {
+                self.loses(c, t, k, cs, &mut vec![c])?
+            };
+            if won {
+                return Some(true);
+            }
+        }
+        Some(false)
+    }
+
+    /// Whether the side to move, losing in `G`, loses with repetition.
+    fn loses(
+        &mut self,
+        p: usize,
+        t: usize,
+        k: usize,
+        s: usize,
+        run: &mut Vec<usize>,
+    ) -> Option<bool> {
+        self.budget = self.budget.checked_sub(1)?;
+        if self.g.stuck[p] {
+            return Some(true);
+        }
+        let key = (p as u32, t as u8, k as u8, s as u8);
+        if run.len() == 1 {
+            if let Some(&v) = self.memo.get(&key) {
+                return Some(v);
+            }
+        }
+        let mut lost = self.exit(p, s) <= LOSS;
+        for (c, t, k, cs, king) in self.moves(p, t, k, s) {
+            if !lost {
+                break;
+            }
+            let cs = match cs {
+                Some(cs) if self.value(c, t, k, Some(cs)) == WIN => cs,
+                _ => {
+                    lost = false;
+                    break;
+                }
+            };
+            lost = if king {
+                if run.iter().filter(|&&q| q == c).count() >= 2 {
+                    false
+                } else {
+                    run.push(c);
+                    let r = self.wins(c, t, k, cs, run);
+                    run.pop();
+                    r?
+                }
+            } else {
+                self.wins(c, t, k, cs, &mut vec![c])?
+            };
+        }
+        if run.len() == 1 {
+            self.memo.insert(key, lost);
+        }
+        Some(lost)
+    }
+}
+
 /// What [`check`] found.
 #[derive(Debug, Default)]
 pub(crate) struct Report {
@@ -987,9 +1234,11 @@ pub(crate) struct Report {
     /// few, as `position (material): table X, solver Y`.
     pub mismatches: usize,
     pub first: Vec<String>,
-    /// Positions where `H` differs from `G` (see the module documentation:
-    /// repetition is not ruled out there), all of them.
-    pub h_differs: Vec<String>,
+    /// Positions where `H` differs from `G` and the search with repetition
+    /// ([`Replay`]) proved `G`'s value, and those it could not (repetition
+    /// not ruled out there).
+    pub replayed: Vec<String>,
+    pub open: Vec<String>,
 }
 
 /// Solve every position with up to `max` pieces of `variant` (both sides
@@ -1045,16 +1294,40 @@ pub(crate) fn check(variant: Variant, tables: &Tables, max: u32) -> Report {
         }
         if g.sigs[2] != 0 || g.into_h {
             let h = solve(Game::H);
-            for &id in &g.ids {
-                let id = id as usize;
-                if h.fresh[id] != s.fresh[id] {
-                    report.h_differs.push(format!(
-                        "{} ({}): {} ({} with a third stay on the road a draw)",
-                        m.text(id),
-                        m.name(),
-                        name(s.fresh[id]),
-                        name(h.fresh[id])
-                    ));
+            let differ: Vec<usize> = (0..g.ids.len())
+                .filter(|&p| h.fresh[g.ids[p] as usize] != s.fresh[g.ids[p] as usize])
+                .collect();
+            // Where they differ, the game with repetition itself.
+            let layers = (!differ.is_empty() && !free)
+                .then(|| solve_counted_recorded(m, &g, &solved, Game::G, true).1)
+                .flatten();
+            for p in differ {
+                let id = g.ids[p] as usize;
+                let v = s.fresh[id];
+                let proved = layers.as_ref().and_then(|layers| {
+                    let mut replay = Replay {
+                        g: &g,
+                        layers,
+                        memo: HashMap::new(),
+                        budget: 10_000_000,
+                    };
+                    match v {
+                        WIN => replay.wins(p, 0, 0, 0, &mut vec![p]),
+                        LOSS => replay.loses(p, 0, 0, 0, &mut vec![p]),
+                        _ => None,
+                    }
+                });
+                let line = format!(
+                    "{} ({}): {} ({} in H)",
+                    m.text(id),
+                    m.name(),
+                    name(v),
+                    name(h.fresh[id])
+                );
+                if proved == Some(true) {
+                    report.replayed.push(line);
+                } else {
+                    report.open.push(line);
                 }
             }
             h_solved.insert(m, h);
