@@ -66,6 +66,7 @@ pub(crate) fn built(variant: Variant) -> &'static Path {
 /// `exit`, which runs the handlers registered with `atexit`).
 fn remove_at_exit(dir: &Path) {
     static DIRS: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+    #[cfg_attr(not(unix), allow(dead_code))]
     extern "C" fn remove_all() {
         if let Ok(dirs) = DIRS.lock() {
             for d in dirs.iter() {
@@ -236,8 +237,9 @@ fn positions_with(n: u32) -> usize {
                 if n < 2 || wm + wk == 0 || bm + bk == 0 {
                     continue;
                 }
-                // a white men on rank 1, b black men on rank 8, the others
-                // on ranks 2-7 (24 squares); then the kings anywhere free.
+                // `a` white men on rank 1, `b` black men on rank 8, the
+                // others on ranks 2-7 (24 squares); then the kings on any
+                // square left.
                 let mut men = 0;
                 for a in 0..=wm.min(4) {
                     for b in 0..=bm.min(4) {
