@@ -18,7 +18,7 @@
 
 use shashki::board::{Color, Geometry};
 use shashki::egdb::build::{build, BuildOptions};
-use shashki::egdb::{Combo, Tables};
+use shashki::egdb::{Combo, Tables, Wdl};
 use shashki::{Move, Position, Variant};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
