@@ -76,9 +76,15 @@
 //!    a draw; a win or loss within the plies no running counter can end
 //!    stands).
 //!
-//! Repetition needs no counting: the winner's best line never repeats a
-//! position (the plies to the end fall with each of his moves), so the
-//! loser cannot reach a third occurrence, and a draw stays a draw.
+//! Repetition needs no counting: between two occurrences of a position
+//! only kings moved, so every count only grew, and the winner's best line,
+//! whose plies to the end fall with each of his moves, does not come back
+//! to a position with the same counts. The one count that can fall is
+//! 7.2.7's, which starts again when the lone king comes back onto the main
+//! road; `engine-tests/egdb_exact.rs` checks, with a stricter game in
+//! which such a return is a draw, that repetition changes no value up to
+//! four pieces (four positions a variant needed a search of the game with
+//! repetition to show it). A draw stays a draw.
 //!
 //! # Files
 //!
