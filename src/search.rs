@@ -855,13 +855,8 @@ impl<'a> Worker<'a> {
             Some(self.draws.last()?)
         };
         let tables = self.s.tables?;
-        let (wdl, verdict) = tables.verdict(pos, draws)?;
+        let (_, verdict, plies) = tables.verdict(pos, draws)?;
         self.tbhits += 1;
-        let plies = if wdl == Wdl::Draw {
-            None
-        } else {
-            tables.plies(pos)
-        };
         Some((verdict, plies))
     }
 

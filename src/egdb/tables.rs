@@ -39,7 +39,7 @@ impl Verdict {
     /// exact where every counter stands at zero (`fresh`: the material has
     /// just arisen), where a side has no king (no counting rule can end
     /// such a game), for a draw (a running counter can take a win away,
-    /// never give one), and where `converts` (see [`Tables::verdict`]).
+    /// never give one), and where `converts` (see `Tables::verdict`).
     /// Elsewhere a win or a loss is a bound.
     pub fn of(pos: &Position, wdl: Wdl, fresh: bool, converts: bool) -> Verdict {
         let kings = pos.kings();
@@ -184,10 +184,10 @@ impl Tables {
         }
     }
 
-    /// The plies to the conversion of `pos` (covered, a win or a loss) when
-    /// the table's line converts before any counter running in `draws`
-    /// can end the game, so that the stored value is exact under them and
-    /// the line is one to follow: where a side has no king (no counting
+    /// Whether the plies to the conversion `d` of `pos` (covered, a win or
+    /// a loss) show that the table's line converts before any counter
+    /// running in `draws` can end the game, so that the stored value is
+    /// exact under them and the line is one to follow: where a side has no king (no counting
     /// rule applies), or where the plies are fewer than those every
     /// running counter has left, except with a lone king against three or
     /// fewer pieces of which some are men (the lone-king counts survive a
@@ -195,10 +195,9 @@ impl Tables {
     /// converts in time whatever the loser does, and a conversion (a
     /// capture or a promotion) sets every counter to zero in a position
     /// whose stored value is exact.
-    pub(crate) fn converts(&self, pos: &Position, draws: &DrawState) -> Option<u8> {
-        let d = self.leads(pos, draws)?;
+    fn converts(pos: &Position, draws: &DrawState, d: u8) -> bool {
         let c = Combo::of(pos).0;
-        (Class::of(c) != Class::LoneKing || c.men() == 0).then_some(d)
+        Tables::leads_in(pos, draws, d) && (Class::of(c) != Class::LoneKing || c.men() == 0)
     }
 
     /// The plies to the conversion of `pos` when the table's line reaches
@@ -207,30 +206,38 @@ impl Tables {
     /// which some are men, where the line is the way to go though a count
     /// that survives the promotion may still end the game after it.
     pub(crate) fn leads(&self, pos: &Position, draws: &DrawState) -> Option<u8> {
-        let d = self.plies(pos).filter(|&d| d > 0)?;
-        let c = Combo::of(pos).0;
-        let in_time = (d as u16) < draws.plies_left(pos.occupied().count_ones(), true);
-        (Class::of(c) == Class::Free || in_time).then_some(d)
+        self.plies(pos).filter(|&d| Tables::leads_in(pos, draws, d))
     }
 
-    /// The value of `pos` and what it is worth under the counters `draws`
-    /// (`None`: at zero), if a table covers it: besides where
+    /// [`Tables::leads`] for plies `d` already probed.
+    fn leads_in(pos: &Position, draws: &DrawState, d: u8) -> bool {
+        let in_time = || (d as u16) < draws.plies_left(pos.occupied().count_ones(), true);
+        d > 0 && (Class::of(Combo::of(pos).0) == Class::Free || in_time())
+    }
+
+    /// The value of `pos`, what it is worth under the counters `draws`
+    /// (`None`: at zero), and the plies to the conversion of a win or a
+    /// loss (when there are plies), if a table covers it: besides where
     /// [`Verdict::of`] calls a value exact, a stored win or loss is exact
     /// where the table's line converts in time ([`Tables::converts`]).
     pub(crate) fn verdict(
         &self,
         pos: &Position,
         draws: Option<&DrawState>,
-    ) -> Option<(Wdl, Verdict)> {
+    ) -> Option<(Wdl, Verdict, Option<u8>)> {
         let wdl = self.probe(pos)?;
+        let plies = match wdl {
+            Wdl::Draw => None,
+            _ => self.plies(pos),
+        };
         let verdict = match draws {
             Some(d) if *d != DrawState::after(None, pos) => {
-                let converts = wdl != Wdl::Draw && self.converts(pos, d).is_some();
+                let converts = plies.is_some_and(|p| Tables::converts(pos, d, p));
                 Verdict::of(pos, wdl, false, converts)
             }
             _ => Verdict::Exact(wdl),
         };
-        Some((wdl, verdict))
+        Some((wdl, verdict, plies))
     }
 
     /// What the tables say of the current position of `game`, in words
@@ -247,13 +254,8 @@ impl Tables {
             Wdl::Loss => "loss",
         };
         let draws = game.draw_state();
-        let (wdl, verdict) = self.verdict(pos, Some(&draws))?;
-        let plies = match wdl {
-            Wdl::Draw => String::new(),
-            _ => self
-                .plies(pos)
-                .map_or(String::new(), |d| format!(", {d} plies to the conversion")),
-        };
+        let (wdl, verdict, plies) = self.verdict(pos, Some(&draws))?;
+        let plies = plies.map_or(String::new(), |d| format!(", {d} plies to the conversion"));
         Some(match verdict {
             Verdict::Exact(w) => format!("{} for the side to move{plies}", name(w)),
             _ => format!(
