@@ -9,6 +9,10 @@
 //! limits ([`Counts::drawn`]) and how each count runs from one position to
 //! the next ([`run`], [`Counts::king_move`]).
 //!
+//! With five-piece tables (`SHASHKI_EGDB5`), a few five-piece materials
+//! ([`FIVE`] and what their promotions lead to) are solved the same way on
+//! top of the solver's own values up to four pieces, and compared too.
+//!
 //! # How
 //!
 //! Materials (men and kings of each side) are solved smallest first: a
@@ -211,7 +215,8 @@ impl Material {
         self.0.iter().map(|&n| n as u32).sum()
     }
 
-    /// A number below 625 for each material of up to four pieces.
+    /// A number below 625 for each material of up to five pieces (a piece
+    /// on each side: four or fewer in a group).
     fn code(self) -> usize {
         self.0.iter().fold(0, |a, &n| a * 5 + n as usize)
     }
@@ -296,6 +301,32 @@ impl Material {
                 }
             }
         }
+    }
+
+    /// The material named as [`Material::name`] gives it.
+    fn parse(name: &str) -> Material {
+        let (w, b) = name.split_once('-').expect("a name like KKM-K");
+        let count = |s: &str, c: char| s.chars().filter(|&x| x == c).count() as u8;
+        let m = Material([count(w, 'M'), count(w, 'K'), count(b, 'M'), count(b, 'K')]);
+        assert_eq!(m.name(), name, "kings first, then men");
+        m
+    }
+
+    /// `targets` and every material their promotions lead to, in an order
+    /// where whatever a move leads out to (within these) comes first.
+    fn with_promotions(targets: &[Material]) -> Vec<Material> {
+        let mut all = std::collections::BTreeSet::new();
+        for t in targets {
+            let [wm, wk, bm, bk] = t.0;
+            for a in 0..=wm {
+                for b in 0..=bm {
+                    all.insert(Material([wm - a, wk + a, bm - b, bk + b]));
+                }
+            }
+        }
+        let mut all: Vec<Material> = all.into_iter().collect();
+        all.sort_by_key(|&m| (m.pieces(), m.men(), m));
+        all
     }
 
     /// Men and kings of each side as `KKM-K` (White's first).
@@ -1224,7 +1255,7 @@ impl Replay<'_> {
 #[derive(Debug, Default)]
 pub(crate) struct Report {
     /// Positions compared, by pieces on the board.
-    pub positions: [usize; 5],
+    pub positions: [usize; 6],
     /// Wins, draws, losses (for the side to move) among them.
     pub wdl: [usize; 3],
     /// Materials solved, and the tables' combinations met.
@@ -1244,6 +1275,12 @@ pub(crate) struct Report {
 /// Solve every position with up to `max` pieces of `variant` (both sides
 /// with a piece) and compare each with `tables`.
 pub(crate) fn check(variant: Variant, tables: &Tables, max: u32) -> Report {
+    check_materials(variant, tables, Material::all(max))
+}
+
+/// Solve and compare `materials`, in that order: whatever a move of one
+/// leads out to comes before it.
+fn check_materials(variant: Variant, tables: &Tables, materials: Vec<Material>) -> Report {
     let mut report = Report::default();
     let mut solved = SolvedMap::new();
     // H's values of the materials where H can differ from G: those with
@@ -1255,7 +1292,7 @@ pub(crate) fn check(variant: Variant, tables: &Tables, max: u32) -> Report {
         LOSS => "loss",
         _ => "none",
     };
-    for m in Material::all(max) {
+    for m in materials {
         let g = graph(variant, m, tables, &solved, &h_solved);
         let free = g.sigs == [0; 4];
         // No rule's condition holds exactly where a side has no king.
@@ -1335,4 +1372,61 @@ pub(crate) fn check(variant: Variant, tables: &Tables, max: u32) -> Report {
         solved.insert(m, s);
     }
     report
+}
+
+/// Five-piece materials checked against the tables when `SHASHKI_EGDB5`
+/// names a folder of them (with the materials their promotions lead to).
+const FIVE: [&str; 5] = ["KKKK-K", "KKK-KK", "KKM-KM", "KKKK-M", "K-KKKM"];
+
+/// The five-piece tables (when `SHASHKI_EGDB5` names a folder of them, as
+/// in `egdb_search.rs`) agree with the solver on every position of a few
+/// materials, [`FIVE`] and what their promotions lead to, for both
+/// variants. The smaller materials' values, which captures lead to, are
+/// the solver's own (every material up to four pieces is solved first, and
+/// compared with the tables too), not the tables'.
+#[test]
+fn five_piece_tables_agree_with_the_solver_on_some_materials() {
+    let Some(dir) = std::env::var_os("SHASHKI_EGDB5") else {
+        eprintln!("skipped: SHASHKI_EGDB5 names no folder of five-piece tables");
+        return;
+    };
+    let targets: Vec<Material> = FIVE.iter().map(|n| Material::parse(n)).collect();
+    let mut materials = Material::all(4);
+    let five = Material::with_promotions(&targets);
+    materials.extend(&five);
+    for variant in [Variant::Russian, Variant::Brazilian] {
+        let dir = shashki::egdb::variant_dir(std::path::Path::new(&dir), variant);
+        let tables = Tables::open(&dir, variant, 5).expect("open the tables");
+        assert_eq!(tables.pieces(), 5);
+        let started = std::time::Instant::now();
+        let r = check_materials(variant, &tables, materials.clone());
+        eprintln!(
+            "{variant}: {} five-piece positions ({}) and {} of up to four pieces solved and compared in {:.1} s: {} won, {} drawn, {} lost for the side to move; {} differ from the tables",
+            r.positions[5],
+            five.iter().map(|m| m.name()).collect::<Vec<_>>().join(" "),
+            r.positions[..5].iter().sum::<usize>(),
+            started.elapsed().as_secs_f64(),
+            r.wdl[0],
+            r.wdl[1],
+            r.wdl[2],
+            r.mismatches
+        );
+        assert!(
+            r.mismatches == 0,
+            "{variant}: {} positions where the tables and the solver differ, such as:\n{}",
+            r.mismatches,
+            r.first.join("\n")
+        );
+        assert!(tables.take_errors().is_empty());
+        for line in &r.replayed {
+            eprintln!("{variant}: repetition ruled out by a search: {line}");
+        }
+        assert!(
+            r.open.is_empty(),
+            "{variant}: repetition not ruled out at {} positions, such as:\n{}",
+            r.open.len(),
+            r.open[..r.open.len().min(10)].join("\n")
+        );
+        assert!(r.positions[5] > 0);
+    }
 }
