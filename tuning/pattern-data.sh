@@ -6,15 +6,15 @@
 # at the first missing shard. Shard i of a seed holds games
 # [i * SHARD, (i + 1) * SHARD), the same on every machine (see "At scale" in
 # tuning/README.md for running the shards as a job array).
-#   tuning/pattern-data.sh                     # russian and brazilian, 40 shards each
+#   tuning/pattern-data.sh                     # russian and brazilian, 100 shards each
 #   SHARDS=100 tuning/pattern-data.sh russian  # one variant, more shards
-# DATA (default tuning/out/patterns), SHARD (10000), SHARDS (40), DEPTH (6),
+# DATA (default tuning/out/patterns), SHARD (10000), SHARDS (100), DEPTH (6),
 # THREADS (all cores) override the sizes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=${DATA:-tuning/out/patterns}
 SHARD=${SHARD:-10000}
-SHARDS=${SHARDS:-40}
+SHARDS=${SHARDS:-100}
 DEPTH=${DEPTH:-6}
 THREADS=${THREADS:-$(nproc)}
 cargo build --release -q -p shashki-tuning
