@@ -7,7 +7,7 @@
 # [i * SHARD, (i + 1) * SHARD), the same on every machine (see "At scale" in
 # tuning/README.md for running the shards as a job array).
 #   tuning/pattern-data.sh                     # russian and brazilian, 100 shards each
-#   SHARDS=100 tuning/pattern-data.sh russian  # one variant, more shards
+#   SHARDS=200 tuning/pattern-data.sh russian  # one variant, more shards
 # DATA (default tuning/out/patterns), SHARD (10000), SHARDS (100), DEPTH (6),
 # THREADS (all cores) override the sizes.
 set -euo pipefail
