@@ -286,25 +286,7 @@ fn tables_agree_with_an_independent_solver(variant: Variant) {
         r.wdl[2],
         r.mismatches
     );
-    assert!(
-        r.mismatches == 0,
-        "{variant}: {} positions where the tables and the solver differ, such as:\n{}",
-        r.mismatches,
-        r.first.join("\n")
-    );
-    assert!(tables.take_errors().is_empty());
-    // Repetition (see egdb_exact.rs): ruled out by the argument, or by a
-    // search of the game with repetition from the few positions the
-    // argument leaves.
-    for line in &r.replayed {
-        eprintln!("{variant}: repetition ruled out by a search: {line}");
-    }
-    assert!(
-        r.open.is_empty(),
-        "{variant}: repetition not ruled out at {} positions, such as:\n{}",
-        r.open.len(),
-        r.open[..r.open.len().min(10)].join("\n")
-    );
+    r.assert_agrees(variant, &tables);
     // Every position with a piece on each side, each combination met.
     assert_eq!(
         r.positions,

@@ -1272,6 +1272,31 @@ pub(crate) struct Report {
     pub open: Vec<String>,
 }
 
+impl Report {
+    /// Assert that the tables and the solver agree everywhere, that the
+    /// tables reported no problem, and that repetition was ruled out
+    /// everywhere: by the argument, or by a search of the game with
+    /// repetition from the few positions the argument leaves (printed).
+    pub(crate) fn assert_agrees(&self, variant: Variant, tables: &Tables) {
+        assert!(
+            self.mismatches == 0,
+            "{variant}: {} positions where the tables and the solver differ, such as:\n{}",
+            self.mismatches,
+            self.first.join("\n")
+        );
+        assert!(tables.take_errors().is_empty());
+        for line in &self.replayed {
+            eprintln!("{variant}: repetition ruled out by a search: {line}");
+        }
+        assert!(
+            self.open.is_empty(),
+            "{variant}: repetition not ruled out at {} positions, such as:\n{}",
+            self.open.len(),
+            self.open[..self.open.len().min(10)].join("\n")
+        );
+    }
+}
+
 /// Solve every position with up to `max` pieces of `variant` (both sides
 /// with a piece) and compare each with `tables`.
 pub(crate) fn check(variant: Variant, tables: &Tables, max: u32) -> Report {
@@ -1411,22 +1436,7 @@ fn five_piece_tables_agree_with_the_solver_on_some_materials() {
             r.wdl[2],
             r.mismatches
         );
-        assert!(
-            r.mismatches == 0,
-            "{variant}: {} positions where the tables and the solver differ, such as:\n{}",
-            r.mismatches,
-            r.first.join("\n")
-        );
-        assert!(tables.take_errors().is_empty());
-        for line in &r.replayed {
-            eprintln!("{variant}: repetition ruled out by a search: {line}");
-        }
-        assert!(
-            r.open.is_empty(),
-            "{variant}: repetition not ruled out at {} positions, such as:\n{}",
-            r.open.len(),
-            r.open[..r.open.len().min(10)].join("\n")
-        );
+        r.assert_agrees(variant, &tables);
         assert!(r.positions[5] > 0);
     }
 }
