@@ -8,13 +8,18 @@
 //!   positions from seeded random games of the variant (plies 0-80);
 //!   throughput is evaluations per second ("elem/s"), so the time per call
 //!   is the reported time / 1,000.
+//! * `eval/<variant>/per-call-patterns` (Russian, Brazilian): the same with
+//!   pattern weights (random values: the cost does not depend on them).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
+use shashki::eval::patterns::{Patterns, CONFIGS, PHASES, REGIONS};
+use shashki::weights::Weights;
 use shashki::{eval, Position, Variant};
 use std::hint::black_box;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Positions per set.
@@ -46,15 +51,39 @@ fn per_call(c: &mut Criterion) {
             .warm_up_time(Duration::from_millis(500))
             .measurement_time(Duration::from_secs(2))
             .throughput(Throughput::Elements(set.len() as u64));
+        let hand = Weights {
+            patterns: None,
+            ..Weights::for_variant(v).clone()
+        };
         g.bench_function("per-call", |b| {
             b.iter(|| {
                 let mut sum = 0i64;
                 for p in &set {
-                    sum += eval::evaluate(black_box(p)) as i64;
+                    sum += eval::evaluate_with(black_box(p), &hand) as i64;
                 }
                 sum
             })
         });
+        if matches!(v, Variant::Russian | Variant::Brazilian) {
+            // Random pattern weights: the cost does not depend on the values.
+            let mut rng = StdRng::seed_from_u64(9);
+            let w = (0..PHASES * REGIONS * CONFIGS)
+                .map(|_| rng.gen_range(-200..=200))
+                .collect();
+            let with = Weights {
+                patterns: Some(Arc::new(Patterns::from_weights(v, w).unwrap())),
+                ..hand.clone()
+            };
+            g.bench_function("per-call-patterns", |b| {
+                b.iter(|| {
+                    let mut sum = 0i64;
+                    for p in &set {
+                        sum += eval::evaluate_with(black_box(p), &with) as i64;
+                    }
+                    sum
+                })
+            });
+        }
         g.finish();
     }
 }

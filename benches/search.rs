@@ -9,7 +9,9 @@
 //!   middlegames of /work/shared/testdata/perft.txt (plus one reached by a
 //!   fixed opening line). The throughput is the search's node count, taken
 //!   once before timing (a 1-thread search is deterministic), so criterion
-//!   prints nodes per second as "elem/s".
+//!   prints nodes per second as "elem/s". For Russian and Brazilian, which
+//!   evaluate with pattern weights, `nps-depth-<d>-hand` measures the same
+//!   searches with the hand-shaped evaluation alone.
 //! * `search/russian/time-to-depth-<d>/<position>` (d = 13 and 15) and
 //!   `search/russian/time-to-depth-<d>-2-threads/<position>`: the time to
 //!   finish depth `d` with 1 and with 2 threads (Lazy SMP). Two threads
@@ -23,6 +25,7 @@
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, SamplingMode, Throughput};
 use shashki::game::Game;
 use shashki::search::{Limits, Searcher};
+use shashki::weights::Weights;
 use shashki::Variant;
 use std::hint::black_box;
 use std::time::Duration;
@@ -106,16 +109,37 @@ fn game(variant: Variant, text: &str) -> Game {
         .unwrap_or_else(|e| panic!("{variant}: bench position {text:?} refused: {e}"))
 }
 
+/// A fresh searcher; with `hand`, evaluating with the hand-shaped terms
+/// alone (no pattern weights).
+fn searcher(variant: Variant, threads: usize, hand: bool) -> Searcher {
+    let mut s = Searcher::new(HASH_MIB, threads);
+    if hand {
+        s.set_weights(Some(Weights {
+            patterns: None,
+            ..Weights::for_variant(variant).clone()
+        }));
+    }
+    s
+}
+
 /// One search from a fresh searcher: (nodes, completed depth).
-fn search_once(game: &Game, depth: u32, threads: usize) -> (u64, u32) {
-    let mut searcher = Searcher::new(HASH_MIB, threads);
+fn search_once(game: &Game, depth: u32, threads: usize, hand: bool) -> (u64, u32) {
+    let mut searcher = searcher(game.variant(), threads, hand);
     let r = searcher.search(game, &Limits::depth(depth), &mut |_| {});
     (r.nodes, r.depth)
 }
 
 fn nps(c: &mut Criterion) {
-    for &(variant, depth, positions) in NPS {
-        let mut group = c.benchmark_group(format!("search/{}/nps-depth-{depth}", variant.id()));
+    // The variants with pattern weights also without them, for comparison.
+    let runs = NPS.iter().map(|r| (r, false)).chain(
+        NPS.iter()
+            .filter(|r| Weights::for_variant(r.0).patterns.is_some())
+            .map(|r| (r, true)),
+    );
+    for (&(variant, depth, positions), hand) in runs {
+        let kind = if hand { "-hand" } else { "" };
+        let mut group =
+            c.benchmark_group(format!("search/{}/nps-depth-{depth}{kind}", variant.id()));
         group
             .sampling_mode(SamplingMode::Flat)
             .sample_size(10)
@@ -123,7 +147,7 @@ fn nps(c: &mut Criterion) {
             .measurement_time(Duration::from_secs(3));
         for &(name, text) in positions {
             let g = game(variant, text);
-            let (nodes, reached) = search_once(&g, depth, 1);
+            let (nodes, reached) = search_once(&g, depth, 1, hand);
             assert_eq!(
                 reached, depth,
                 "{variant} {name}: the search stopped at depth {reached}, not {depth}"
@@ -131,7 +155,7 @@ fn nps(c: &mut Criterion) {
             group.throughput(Throughput::Elements(nodes));
             group.bench_function(name, |b| {
                 b.iter_batched_ref(
-                    || Searcher::new(HASH_MIB, 1),
+                    || searcher(variant, 1, hand),
                     |s| black_box(s.search(&g, &Limits::depth(depth), &mut |_| {})),
                     BatchSize::PerIteration,
                 )
@@ -158,7 +182,7 @@ fn time_to_depth(c: &mut Criterion) {
                 .measurement_time(Duration::from_secs(4));
             for &(name, text) in RUSSIAN {
                 let g = game(Variant::Russian, text);
-                let (_, reached) = search_once(&g, depth, threads);
+                let (_, reached) = search_once(&g, depth, threads, false);
                 assert_eq!(reached, depth, "{name}: depth reached");
                 group.bench_function(name, |b| {
                     b.iter_batched_ref(

@@ -8,6 +8,7 @@
 
 use crate::clock::{Overhead, OverheadMeter};
 use crate::egdb::{self, Tables};
+use crate::eval::patterns::{is_patterns_file, Patterns};
 use crate::game::Game;
 use crate::moves::Move;
 use crate::search::{Info, Limits, SearchResult, Searcher};
@@ -43,6 +44,12 @@ pub struct Options {
     pub move_overhead_ms: u64,
     /// Path of a weights file (`Weights` option); empty = built-in weights.
     pub weights_file: String,
+    /// Path of a pattern weights file (given through the `Weights` option);
+    /// empty = the built-in patterns.
+    pub patterns_file: String,
+    /// `Eval`: the pattern evaluation (where the variant has patterns) or
+    /// the hand-shaped one alone.
+    pub eval: EvalKind,
     /// Folder of the endgame tables (`EGDB Path`): it holds a folder per
     /// variant, or is the variant's folder; empty = none.
     pub egdb_path: String,
@@ -60,8 +67,31 @@ impl Default for Options {
             ponder: false,
             move_overhead_ms: DEFAULT_OVERHEAD_MS,
             weights_file: String::new(),
+            patterns_file: String::new(),
+            eval: EvalKind::Patterns,
             egdb_path: egdb::default_base().to_string_lossy().into_owned(),
             egdb_pieces: egdb::index::MAX_PIECES,
+        }
+    }
+}
+
+/// Which evaluation the engine plays with (`Eval` option).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EvalKind {
+    /// Hand-shaped terms plus learned patterns (Russian and Brazilian, where
+    /// pattern weights are built in or loaded); the hand-shaped terms alone
+    /// in the other variants.
+    Patterns,
+    /// The hand-shaped terms alone.
+    Hand,
+}
+
+impl EvalKind {
+    /// The option's value.
+    pub fn name(self) -> &'static str {
+        match self {
+            EvalKind::Patterns => "patterns",
+            EvalKind::Hand => "hand",
         }
     }
 }
@@ -95,6 +125,8 @@ pub struct Engine {
     release: Arc<AtomicBool>,
     /// Weights read from `Options::weights_file`, for the variant they name.
     weights: Option<(Variant, Weights)>,
+    /// Pattern weights read from `Options::patterns_file`.
+    patterns: Option<Arc<Patterns>>,
     /// What the client costs per move, learned from its clocks (shared with
     /// the search thread, which records each timed move it plays).
     meter: Arc<Mutex<OverheadMeter>>,
@@ -127,6 +159,7 @@ impl Engine {
             delivered: Arc::new(AtomicBool::new(true)),
             release: Arc::new(AtomicBool::new(true)),
             weights: None,
+            patterns: None,
             meter: Arc::new(Mutex::new(OverheadMeter::new())),
             reported_overhead: 0,
             tables: None,
@@ -243,15 +276,40 @@ impl Engine {
                 self.idle()?;
                 if value.is_empty() || value == "<builtin>" {
                     self.weights = None;
+                    self.patterns = None;
                     self.options.weights_file.clear();
+                    self.options.patterns_file.clear();
                 } else {
-                    let text = std::fs::read_to_string(value)
+                    let bytes = std::fs::read(value)
                         .map_err(|e| format!("option Weights: cannot read '{value}': {e}"))?;
-                    let parsed = Weights::parse(&text)
-                        .map_err(|e| format!("option Weights: {value}: {e}"))?;
-                    self.weights = Some(parsed);
-                    self.options.weights_file = value.to_string();
+                    if is_patterns_file(&bytes) {
+                        let p = Patterns::from_bytes(&bytes, None)
+                            .map_err(|e| format!("option Weights: {value}: {e}"))?;
+                        self.patterns = Some(Arc::new(p));
+                        self.options.patterns_file = value.to_string();
+                    } else {
+                        let text = String::from_utf8(bytes).map_err(|_| {
+                            format!("option Weights: {value}: neither weights text (UTF-8) nor pattern weights")
+                        })?;
+                        let parsed = Weights::parse(&text)
+                            .map_err(|e| format!("option Weights: {value}: {e}"))?;
+                        self.weights = Some(parsed);
+                        self.options.weights_file = value.to_string();
+                    }
                 }
+            }
+            "eval" => {
+                let kind = match value.to_ascii_lowercase().as_str() {
+                    "patterns" => EvalKind::Patterns,
+                    "hand" => EvalKind::Hand,
+                    _ => {
+                        return Err(format!(
+                            "option Eval: value '{value}' is not patterns or hand"
+                        ))
+                    }
+                };
+                self.idle()?;
+                self.options.eval = kind;
             }
             "egdb path" => {
                 // `<empty>`: how UCI shows an empty string.
@@ -403,13 +461,7 @@ impl Engine {
         }
         let mut searcher = self.searcher.take().expect("idle");
         searcher.set_tables(tables, self.options.egdb_pieces);
-        // Weights from a file apply to the variant they were made for.
-        searcher.set_weights(
-            self.weights
-                .as_ref()
-                .filter(|(v, _)| *v == self.game.variant())
-                .map(|(_, w)| w.clone()),
-        );
+        searcher.set_weights(self.eval_weights());
         // A flag of its own: a ponderhit timer of an earlier search holds the
         // old flag and cannot stop this one.
         self.stop = searcher.fresh_stop();
@@ -503,6 +555,30 @@ impl Engine {
         self.join();
     }
 
+    /// The weights the next search evaluates with (`None`: the variant's
+    /// built-in ones). Weights and patterns from files apply to the variant
+    /// they were made for; `Eval hand` leaves the patterns out.
+    fn eval_weights(&self) -> Option<Weights> {
+        let v = self.game.variant();
+        let text = self
+            .weights
+            .as_ref()
+            .filter(|(wv, _)| *wv == v)
+            .map(|(_, w)| w);
+        let file_patterns = self.patterns.as_ref().filter(|p| p.variant() == v);
+        let hand = self.options.eval == EvalKind::Hand;
+        if text.is_none() && file_patterns.is_none() && !hand {
+            return None;
+        }
+        let mut w = text.unwrap_or_else(|| Weights::for_variant(v)).clone();
+        w.patterns = match (hand, file_patterns) {
+            (true, _) => None,
+            (false, Some(p)) => Some(p.clone()),
+            (false, None) => Weights::for_variant(v).patterns.clone(),
+        };
+        Some(w)
+    }
+
     /// Play moves on the current game (used by front ends that send moves
     /// one at a time).
     pub fn play(&mut self, mv: &Move) -> Result<(), String> {
@@ -537,6 +613,63 @@ mod tests {
         );
         e.set_option("Weights", "<builtin>").unwrap();
         assert!(e.weights.is_none());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn pattern_weights_and_the_eval_option() {
+        use crate::eval::patterns::{CONFIGS, PHASES, REGIONS};
+        let mut e = Engine::new();
+        let builtin = Weights::for_variant(Variant::Russian).patterns.clone();
+        assert!(builtin.is_some());
+        // Defaults: the built-in weights, patterns included.
+        assert_eq!(e.eval_weights(), None);
+        let dir = std::env::temp_dir().join(format!("shashki-p-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut w = vec![0i16; PHASES * REGIONS * CONFIGS];
+        w[5] = 320;
+        let p = Patterns::from_weights(Variant::Russian, w).unwrap();
+        let good = dir.join("r.bin");
+        std::fs::write(&good, p.to_bytes()).unwrap();
+        e.set_option("Weights", good.to_str().unwrap()).unwrap();
+        assert_eq!(e.options().patterns_file, good.to_str().unwrap());
+        let used = e.eval_weights().expect("weights from the file");
+        assert_eq!(used.patterns.as_deref(), Some(&p));
+        // Damaged, truncated, of another shape: one error, the loaded
+        // patterns stay.
+        let mut bytes = p.to_bytes();
+        let n = bytes.len();
+        bytes[n / 2] ^= 0x40;
+        let bad = dir.join("bad.bin");
+        for (data, want) in [
+            (bytes.clone(), "checksum"),
+            (bytes[..n - 3].to_vec(), "truncated"),
+            (b"SHKPATT\n\x01".to_vec(), "truncated"),
+            (vec![0xff, 0xfe, 0x00], "neither weights text"),
+        ] {
+            std::fs::write(&bad, &data).unwrap();
+            let err = e.set_option("Weights", bad.to_str().unwrap()).unwrap_err();
+            assert!(
+                err.starts_with("option Weights: ") && err.contains(want),
+                "{err}"
+            );
+            assert!(!err.contains('\n'), "{err}");
+            assert_eq!(e.options().patterns_file, good.to_str().unwrap());
+        }
+        // Patterns of another variant do not apply to this one.
+        e.set_option("Variant", "brazilian").unwrap();
+        let used = e.eval_weights();
+        assert!(used.is_none(), "{used:?}");
+        e.set_option("Variant", "russian").unwrap();
+        // Eval hand: no patterns; a bad value changes nothing.
+        e.set_option("Eval", "hand").unwrap();
+        assert_eq!(e.eval_weights().map(|w| w.patterns), Some(None));
+        let err = e.set_option("Eval", "neural").unwrap_err();
+        assert_eq!(err, "option Eval: value 'neural' is not patterns or hand");
+        assert_eq!(e.options().eval, EvalKind::Hand);
+        e.set_option("eval", "Patterns").unwrap();
+        e.set_option("Weights", "<builtin>").unwrap();
+        assert_eq!(e.eval_weights(), None);
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -29,6 +29,8 @@
 //!   param name=move-overhead value=3 type=int min=0 max=5000
 //!   param name=egdb-path value=egdb type=string
 //!   param name=egdb-pieces value=8 type=int min=0 max=8
+//!   param name=eval value=patterns type=enum values="patterns hand"
+//!   param name=weights value="" type=string
 //!   wait
 //! set-param name=variant value=brazilian
 //! init
@@ -50,6 +52,11 @@
 //!   or one variant's folder); empty: none. The default, `egdb` (or
 //!   `$SHASHKI_EGDB`), is used when it exists.
 //! * `egdb-pieces`: the most pieces of a position probed (0: none).
+//! * `eval`: `patterns` (the hand-shaped terms plus the learned pattern
+//!   weights, in Russian and Brazilian) or `hand` (the hand-shaped terms
+//!   alone); the UCI option `Eval`.
+//! * `weights`: a weights file, text or pattern weights (the UCI option
+//!   `Weights`); empty: the built-in weights.
 //!
 //! Parameters may be set at any time while no search runs; `init` only
 //! answers `ready`.
@@ -901,6 +908,11 @@ impl Hub {
             o.egdb_pieces,
             crate::egdb::index::MAX_PIECES
         ));
+        self.out.line(&format!(
+            "param name=eval value={} type=enum values=\"patterns hand\"",
+            o.eval.name()
+        ));
+        self.out.line("param name=weights value=\"\" type=string");
         self.out.line("wait");
     }
 
@@ -972,8 +984,16 @@ impl Hub {
                 )?;
                 self.engine.set_option("egdb pieces", &n.to_string())
             }
+            "eval" => self
+                .engine
+                .set_option("eval", value)
+                .map_err(|e| format!("set-param eval: {}", e.replace("option Eval: ", ""))),
+            "weights" => self
+                .engine
+                .set_option("weights", value)
+                .map_err(|e| format!("set-param weights: {}", e.replace("option Weights: ", ""))),
             other => Err(format!(
-                "set-param: unknown parameter '{}' (known: variant, move-numbers, threads, tt-size, ponder, move-overhead, egdb-path, egdb-pieces)",
+                "set-param: unknown parameter '{}' (known: variant, move-numbers, threads, tt-size, ponder, move-overhead, egdb-path, egdb-pieces, eval, weights)",
                 quote(other)
             )),
         }

@@ -24,7 +24,8 @@
 //! - [`perft`]: perft and divide, serial and parallel.
 //!
 //! **Search**
-//! - [`eval`], [`weights`]: the evaluation per variant and its weights.
+//! - [`eval`], [`weights`]: the evaluation per variant and its weights;
+//!   [`eval::patterns`]: the learned pattern weights of Russian and Brazilian.
 //! - [`tt`]: the lock-free transposition table.
 //! - [`search`]: iterative deepening, PVS, quiescence, limits, Lazy SMP.
 //! - [`egdb`]: endgame tables for Russian and Brazilian: built, stored, probed.

@@ -238,6 +238,10 @@ impl Uci {
         self.out
             .line("option name Weights type string default <builtin>");
         self.out.line(&format!(
+            "option name Eval type combo default {} var patterns var hand",
+            o.eval.name()
+        ));
+        self.out.line(&format!(
             "option name EGDB Path type string default {}",
             if o.egdb_path.is_empty() {
                 "<empty>"

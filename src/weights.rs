@@ -15,11 +15,15 @@
 //! use shashki::{weights::Weights, Variant};
 //! let w = Weights::for_variant(Variant::Russian);
 //! assert_eq!(Weights::names().len(), w.to_vec().len());
-//! assert_eq!(Weights::from_slice(&w.to_vec()).as_ref(), Some(w));
+//! let back = Weights::from_slice(&w.to_vec()).unwrap();
+//! assert_eq!(back.to_vec(), w.to_vec());
+//! assert!(back.patterns.is_none()); // the integers only
 //! ```
 
+use crate::eval::patterns::Patterns;
 use crate::variant::Variant;
 use once_cell::sync::Lazy;
+use std::sync::Arc;
 
 macro_rules! weights {
     ($( $(#[doc = $doc:expr])+ $name:ident, )+) => {
@@ -27,6 +31,10 @@ macro_rules! weights {
         #[derive(Clone, Debug, PartialEq)]
         pub struct Weights {
             $( $(#[doc = $doc])+ pub $name: i32, )+
+            /// Learned pattern weights (Russian, Brazilian), added to the
+            /// hand-shaped terms; `None`: the hand-shaped evaluation alone.
+            /// Not one of the integer parameters ([`Weights::names`]).
+            pub patterns: Option<Arc<Patterns>>,
         }
 
         const NAMES: &[&str] = &[$(stringify!($name)),+];
@@ -48,7 +56,7 @@ macro_rules! weights {
                     return None;
                 }
                 let mut it = v.iter().copied();
-                Some(Weights { $($name: it.next()?,)+ })
+                Some(Weights { $($name: it.next()?,)+ patterns: None })
             }
         }
     };
@@ -202,19 +210,43 @@ const EMBEDDED: [(Variant, &str); 4] = [
     ),
 ];
 
+/// The compiled-in pattern weights (`weights/<variant>-patterns.bin`, the
+/// format of [`Patterns::to_bytes`]): Russian and Brazilian.
+const EMBEDDED_PATTERNS: [(Variant, &[u8]); 2] = [
+    (
+        Variant::Russian,
+        include_bytes!("../weights/russian-patterns.bin"),
+    ),
+    (
+        Variant::Brazilian,
+        include_bytes!("../weights/brazilian-patterns.bin"),
+    ),
+];
+
 /// The embedded files, parsed once. Each must name its variant and give
 /// every parameter (a unit test checks this, so a bad file fails the tests
 /// rather than a game).
 static BUILT_IN: Lazy<[Weights; 4]> = Lazy::new(|| {
-    EMBEDDED.map(|(v, text)| match parse_text(text, None) {
-        Ok((file_v, w)) if file_v == v => w,
-        Ok((file_v, _)) => panic!("weights/{}.txt names the variant {file_v}", v.id()),
-        Err(e) => panic!("weights/{}.txt: {e}", v.id()),
+    EMBEDDED.map(|(v, text)| {
+        let mut w = match parse_text(text, None) {
+            Ok((file_v, w)) if file_v == v => w,
+            Ok((file_v, _)) => panic!("weights/{}.txt names the variant {file_v}", v.id()),
+            Err(e) => panic!("weights/{}.txt: {e}", v.id()),
+        };
+        if let Some((_, bytes)) = EMBEDDED_PATTERNS.iter().find(|(pv, _)| *pv == v) {
+            match Patterns::from_bytes(bytes, Some(v)) {
+                Ok(p) => w.patterns = Some(Arc::new(p)),
+                Err(e) => panic!("weights/{}-patterns.bin: {e}", v.id()),
+            }
+        }
+        w
     })
 });
 
 impl Weights {
-    /// The built-in weights of `v` (from `weights/<variant>.txt`).
+    /// The built-in weights of `v` (from `weights/<variant>.txt`, and the
+    /// pattern weights of `weights/<variant>-patterns.bin` where there are
+    /// any).
     #[inline]
     pub fn for_variant(v: Variant) -> &'static Weights {
         let i = match v {
@@ -257,7 +289,8 @@ impl Weights {
         out
     }
 
-    /// Read the text of [`Weights::to_text`]. Parameters the file leaves out
+    /// Read the text of [`Weights::to_text`]: the hand-shaped parameters
+    /// (the result has no pattern weights). Parameters the file leaves out
     /// keep the variant's built-in values; an unknown name, a repeated name,
     /// a missing `variant` line or a value that is not an integer is an
     /// error naming the line.
@@ -340,7 +373,8 @@ mod tests {
     fn text_round_trip_and_defaults() {
         for v in Variant::ALL {
             let w = Weights::for_variant(v);
-            assert_eq!(Weights::parse(&w.to_text(v)), Ok((v, w.clone())));
+            let (pv, pw) = Weights::parse(&w.to_text(v)).unwrap();
+            assert_eq!((pv, pw.to_vec()), (v, w.to_vec()));
         }
         let (v, w) = Weights::parse("# tuned\nvariant brazilian\nman 90 # comment\n\n").unwrap();
         assert_eq!(v, Variant::Brazilian);
@@ -353,7 +387,13 @@ mod tests {
         for (v, text) in EMBEDDED {
             let (file_v, w) = parse_text(text, None).unwrap_or_else(|e| panic!("{v}: {e}"));
             assert_eq!(file_v, v);
-            assert_eq!(Weights::for_variant(v), &w);
+            assert_eq!(Weights::for_variant(v).to_vec(), w.to_vec());
+        }
+        // Russian and Brazilian have pattern weights built in, of their own
+        // variant.
+        for (v, _) in EMBEDDED_PATTERNS {
+            let p = Weights::for_variant(v).patterns.as_ref().expect("patterns");
+            assert_eq!(p.variant(), v);
         }
         let ids: Vec<Variant> = EMBEDDED.iter().map(|e| e.0).collect();
         assert_eq!(ids, Variant::ALL.to_vec());

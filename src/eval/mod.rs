@@ -2,8 +2,10 @@
 //!
 //! * Russian and Brazilian: centi-men (a man = 100) from the side to move's
 //!   point of view: material, advancement, centre, back-rank guard, flank
-//!   balance, runaway men, king mobility and the main road, then trading
-//!   down when ahead and the drawn king endings.
+//!   balance, runaway men, king mobility and the main road, plus the learned
+//!   weights of the men in every 4x4 block of the board ([`patterns`], when
+//!   the weights have any), then trading down when ahead and the drawn king
+//!   endings.
 //! * Adiyukh: hundredths of a point of the expected final score difference
 //!   (side to move minus opponent). The current half-board count is the
 //!   baseline; tower composition, towers that can still cross the middle,
@@ -24,6 +26,8 @@
 //!     assert_eq!(eval::evaluate(&Position::start(v)), 0);
 //! }
 //! ```
+
+pub mod patterns;
 
 use crate::board::{shift, Color, Geometry, Rays, MAX_BITS};
 use crate::position::Position;
@@ -123,10 +127,71 @@ impl Record for Coefs {
 /// two scaling parameters (`trade_down`, `drawish_scale`) multiply other
 /// terms; their coefficients are left at 0 and a linear fit keeps them
 /// fixed. This is what the tuner (`tuning/`) fits.
+///
+/// Pattern weights, if `w` has any, are left out (the coefficients are
+/// those of the hand-shaped terms alone).
 pub fn features(pos: &Position, w: &Weights) -> Vec<f64> {
     let mut c = Coefs(vec![0.0; Weights::names().len()]);
+    let hand;
+    let w = if w.patterns.is_some() {
+        hand = Weights {
+            patterns: None,
+            ..w.clone()
+        };
+        &hand
+    } else {
+        w
+    };
     white_score::<_, false>(pos, w, &mut c);
     c.0
+}
+
+/// What the pattern fit needs of a Russian or Brazilian position: the
+/// evaluation is `hand + scale * patterns` from White's side, where `hand`
+/// is the hand-shaped evaluation of `w` without patterns, `scale` the factor
+/// of the drawn king endings (1 elsewhere), and `patterns` the score of the
+/// configurations `indices` with `pieces` on the board
+/// ([`patterns::Patterns::score`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PatternInputs {
+    pub hand: i32,
+    pub scale: f64,
+    pub pieces: i32,
+    pub indices: [u16; patterns::REGIONS],
+}
+
+/// The [`PatternInputs`] of `pos` (`None` for the tower variants).
+pub fn pattern_inputs(pos: &Position, w: &Weights) -> Option<PatternInputs> {
+    if !matches!(pos.variant(), Variant::Russian | Variant::Brazilian) {
+        return None;
+    }
+    /// Follows the factor applied to the whole score.
+    struct Scale(f64);
+    impl Record for Scale {
+        fn term(&mut self, _: &'static str, _: i32) {}
+        fn scale(&mut self, params: Option<&[usize]>, factor: f64) {
+            if params.is_none() {
+                self.0 *= factor;
+            }
+        }
+    }
+    let hand_w = Weights {
+        patterns: None,
+        ..w.clone()
+    };
+    let mut scale = Scale(1.0);
+    let hand = white_score::<_, false>(pos, &hand_w, &mut scale);
+    let kings = pos.kings();
+    let (wm, bm) = (
+        pos.pieces(Color::White) & !kings,
+        pos.pieces(Color::Black) & !kings,
+    );
+    Some(PatternInputs {
+        hand,
+        scale: scale.0,
+        pieces: pos.occupied().count_ones() as i32,
+        indices: patterns::indices(wm, bm),
+    })
 }
 
 impl Record for Vec<(&'static str, i32)> {
@@ -484,6 +549,11 @@ fn men_eval<R: Record, const P: bool>(
         rec.term(MEN_TERMS[i], d);
         score += d;
     }
+    if let Some(p) = &w.patterns {
+        let d = p.score(wm, bm, phase);
+        rec.term("patterns", d);
+        score += d;
+    }
 
     // Trading down when ahead: a share of the material lead, growing as
     // pieces come off.
@@ -733,6 +803,97 @@ mod tests {
         }
     }
 
+    /// Random pattern weights for `v`.
+    fn random_patterns(v: Variant, seed: u64) -> Weights {
+        use patterns::{Patterns, CONFIGS, PHASES, REGIONS};
+        let mut rng = StdRng::seed_from_u64(seed);
+        let w = (0..PHASES * REGIONS * CONFIGS)
+            .map(|_| rng.gen_range(-800..=800))
+            .collect();
+        Weights {
+            patterns: Some(std::sync::Arc::new(Patterns::from_weights(v, w).unwrap())),
+            ..Weights::for_variant(v).clone()
+        }
+    }
+
+    #[test]
+    fn patterns_are_colour_symmetric_on_random_positions() {
+        let mut rng = StdRng::seed_from_u64(0x9a77);
+        for v in [Variant::Russian, Variant::Brazilian] {
+            let w = random_patterns(v, 11);
+            let hand = Weights {
+                patterns: None,
+                ..w.clone()
+            };
+            let (mut checked, mut differ) = (0, 0);
+            for _ in 0..150 {
+                let mut p = Position::start(v);
+                for _ in 0..rng.gen_range(0..120) {
+                    let (a, m) = (evaluate_with(&p, &w), mirror(&p));
+                    assert_eq!(a, evaluate_with(&m, &w), "{v}: {p} vs mirror {m}");
+                    checked += 1;
+                    // The patterns do change the score (the test could fail).
+                    differ += (a != evaluate_with(&p, &hand)) as usize;
+                    let moves = p.legal_moves();
+                    let Some(mv) = moves.choose(&mut rng) else {
+                        break;
+                    };
+                    p = p.play(mv);
+                }
+            }
+            assert!(checked > 1000, "{v}: only {checked} positions");
+            assert!(
+                differ * 10 > checked * 9,
+                "{v}: {differ} of {checked} changed"
+            );
+        }
+        // The tower variants have no patterns.
+        for v in [Variant::Adiyukh64, Variant::Adiyukh80] {
+            assert!(Weights::for_variant(v).patterns.is_none());
+            assert!(pattern_inputs(&Position::start(v), Weights::for_variant(v)).is_none());
+        }
+    }
+
+    #[test]
+    fn pattern_inputs_reproduce_the_evaluation() {
+        // hand + scale * patterns is the engine's score (up to rounding).
+        let mut rng = StdRng::seed_from_u64(0x1b);
+        for v in [Variant::Russian, Variant::Brazilian] {
+            let w = random_patterns(v, 12);
+            let p = w.patterns.as_ref().unwrap();
+            for _ in 0..100 {
+                let mut pos = Position::start(v);
+                for _ in 0..rng.gen_range(0..150) {
+                    let moves = pos.legal_moves();
+                    let Some(mv) = moves.choose(&mut rng) else {
+                        break;
+                    };
+                    pos = pos.play(mv);
+                }
+                let inp = pattern_inputs(&pos, &w).unwrap();
+                let kings = pos.kings();
+                let (wm, bm) = (
+                    pos.pieces(Color::White) & !kings,
+                    pos.pieces(Color::Black) & !kings,
+                );
+                let pat = p.score(wm, bm, inp.pieces);
+                let want = inp.hand as f64 + inp.scale * pat as f64;
+                let e = evaluate_with(&pos, &w);
+                let white = if pos.side_to_move() == Color::White {
+                    e
+                } else {
+                    -e
+                };
+                assert!(
+                    (white as f64 - want).abs() <= 1.0,
+                    "{pos}: {white} vs {want}"
+                );
+                // And the indices are those of the patterns module.
+                assert_eq!(inp.indices, patterns::indices(wm, bm));
+            }
+        }
+    }
+
     #[test]
     fn start_positions_are_even() {
         for v in Variant::ALL {
@@ -910,7 +1071,10 @@ mod tests {
             let w = Weights::for_variant(v);
             let vec = w.to_vec();
             assert_eq!(Weights::names().len(), vec.len());
-            assert_eq!(Weights::from_slice(&vec).as_ref(), Some(w));
+            assert_eq!(
+                Weights::from_slice(&vec).map(|b| b.to_vec()),
+                Some(vec.clone())
+            );
             assert_eq!(Weights::from_slice(&vec[1..]), None);
             let mut changed = vec.clone();
             changed[3] += 1;
