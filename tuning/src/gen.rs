@@ -35,7 +35,9 @@ pub struct GenConfig {
     pub max_plies: usize,
     /// Draw a progress bar on standard error.
     pub progress: bool,
-    /// Both sides search with these weights (`None`: the built-in ones).
+    /// Both sides search with these weights (`None`: the built-in ones
+    /// without pattern weights, so that the data of a seed stays the same
+    /// when patterns are fitted and built in).
     pub weights: Option<Weights>,
 }
 
@@ -76,12 +78,16 @@ fn one_game(cfg: &GenConfig, index: u64) -> (Vec<Sample>, crate::play::End) {
     let plies = rng.gen_range(lo.min(hi)..=hi.max(lo));
     let mut game = random_opening(cfg.variant, plies, &mut rng);
     let mut kept = Vec::new();
+    let weights = cfg.weights.clone().unwrap_or_else(|| Weights {
+        patterns: None,
+        ..Weights::for_variant(cfg.variant).clone()
+    });
     let end = play_out(
         &mut game,
         cfg.depth,
         cfg.max_plies,
-        cfg.weights.as_ref(),
-        cfg.weights.as_ref(),
+        Some(&weights),
+        Some(&weights),
         &mut |pos, ply| {
             if ply >= cfg.skip_plies && is_quiet(pos) {
                 kept.push(*pos);

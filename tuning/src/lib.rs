@@ -9,5 +9,6 @@ pub mod data;
 pub mod endgames;
 pub mod fit;
 pub mod gen;
+pub mod patterns;
 pub mod play;
 pub mod plot;

@@ -11,6 +11,7 @@ use shashki_tuning::data::DataSet;
 use shashki_tuning::endgames::{self, EndgameConfig};
 use shashki_tuning::fit::{fit, FitConfig, Target};
 use shashki_tuning::gen::{generate, GenConfig};
+use shashki_tuning::patterns::{fit_patterns, PatternData, PatternFitConfig};
 use shashki_tuning::plot::loss_svg;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -132,6 +133,42 @@ enum Cmd {
         /// Seed of the shuffling and of the validation split.
         #[arg(long, default_value_t = 1, value_parser = whole::<u64>(0, u64::MAX))]
         seed: u64,
+    },
+    /// Fit the pattern weights (Russian, Brazilian) to data files.
+    FitPatterns {
+        /// Variant of the data.
+        #[arg(long)]
+        variant: Variant,
+        /// Output pattern weights file (`weights/<variant>-patterns.bin`).
+        #[arg(long)]
+        out: PathBuf,
+        /// Loss plot (SVG).
+        #[arg(long)]
+        plot: Option<PathBuf>,
+        /// Most passes over the training positions.
+        #[arg(long, default_value_t = 60, value_parser = whole::<usize>(0, EPOCHS_MAX))]
+        epochs: usize,
+        /// Stop after this many epochs without a better validation loss.
+        #[arg(long, default_value_t = 4, value_parser = whole::<usize>(0, EPOCHS_MAX))]
+        patience: usize,
+        /// Adam's step size, in centi-men.
+        #[arg(long, default_value_t = 1.0, value_parser = real(|x| x > 0.0, "a number above 0"))]
+        lr: f64,
+        /// L2 penalty per squared centi-man.
+        #[arg(long, default_value_t = 0.002, value_parser = real(|x| x >= 0.0, "a number from 0 up"))]
+        l2: f64,
+        /// Positions per gradient step.
+        #[arg(long, default_value_t = 65536, value_parser = whole::<usize>(1, BATCH_MAX))]
+        batch: usize,
+        /// Share of positions held out for validation.
+        #[arg(long, default_value_t = 0.1, value_parser = real(|x| (0.0..1.0).contains(&x), "a number from 0 to below 1"))]
+        validation: f64,
+        /// Seed of the shuffling.
+        #[arg(long, default_value_t = 1, value_parser = whole::<u64>(0, u64::MAX))]
+        seed: u64,
+        /// Data files, or folders whose `*.data` files are all read.
+        #[arg(required = true)]
+        data: Vec<PathBuf>,
     },
     /// Play tuned against baseline weights at equal depth.
     Compare {
@@ -373,6 +410,95 @@ fn run(cli: Cli) -> Result<(), String> {
             write(&out, &text)?;
             if let Some(p) = plot {
                 let title = format!("{v}: loss per epoch ({} positions)", set.samples.len());
+                write(&p, &loss_svg(&title, &r.history, r.best_epoch))?;
+            }
+        }
+        Cmd::FitPatterns {
+            variant,
+            out,
+            plot,
+            epochs,
+            patience,
+            lr,
+            l2,
+            batch,
+            validation,
+            seed,
+            data,
+        } => {
+            if !matches!(variant, Variant::Russian | Variant::Brazilian) {
+                return Err(format!(
+                    "fit-patterns: pattern weights are for russian and brazilian, not {variant}"
+                ));
+            }
+            let mut files = Vec::new();
+            for p in &data {
+                if p.is_dir() {
+                    let mut found: Vec<PathBuf> = std::fs::read_dir(p)
+                        .map_err(|e| format!("cannot read {}: {e}", p.display()))?
+                        .filter_map(|e| e.ok().map(|e| e.path()))
+                        .filter(|f| f.extension().is_some_and(|x| x == "data"))
+                        .collect();
+                    found.sort();
+                    if found.is_empty() {
+                        return Err(format!("{}: no .data files", p.display()));
+                    }
+                    files.extend(found);
+                } else {
+                    files.push(p.clone());
+                }
+            }
+            let t0 = std::time::Instant::now();
+            let mut set = PatternData::new(variant);
+            for f in &files {
+                set.read_file(f, validation)?;
+            }
+            let positions = set.train.len() + set.validation.len();
+            if progress {
+                eprintln!(
+                    "{variant}: {positions} positions from {} files ({} for validation), read in {:.0} s",
+                    files.len(),
+                    set.validation.len(),
+                    t0.elapsed().as_secs_f64()
+                );
+            }
+            let cfg = PatternFitConfig {
+                max_epochs: epochs,
+                patience,
+                learning_rate: lr,
+                batch,
+                l2,
+                seed,
+            };
+            let t1 = std::time::Instant::now();
+            let r = fit_patterns(&set, &cfg, |epoch, (tr, va)| {
+                if progress {
+                    eprintln!("epoch {epoch}: train {tr:.6} validation {va:.6}");
+                }
+            })?;
+            let (b, a) = (r.history[0], r.history[r.best_epoch]);
+            println!(
+                "{variant}: {positions} positions, cross-entropy of results vs sigmoid({:.5} * eval)\n\
+                 hand-shaped alone: train {:.6} validation {:.6}\n\
+                 with patterns:     train {:.6} validation {:.6} (epoch {} of {}, {:.0} s)\n\
+                 engine's own evaluation on {} validation positions: {:.6} -> {:.6}",
+                r.k,
+                b.0,
+                b.1,
+                a.0,
+                a.1,
+                r.best_epoch,
+                r.history.len() - 1,
+                t1.elapsed().as_secs_f64(),
+                set.check.len(),
+                r.engine_before,
+                r.engine_after
+            );
+            std::fs::write(&out, r.patterns.to_bytes())
+                .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+            if let Some(p) = plot {
+                let title =
+                    format!("{variant} patterns: cross-entropy per epoch ({positions} positions)");
                 write(&p, &loss_svg(&title, &r.history, r.best_epoch))?;
             }
         }

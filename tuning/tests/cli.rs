@@ -347,3 +347,103 @@ fn endgames_writes_an_opening_file() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("no position kept"), "{err}");
 }
+
+/// The validation figures of `fit-patterns`' report: (hand alone, with
+/// patterns).
+fn validation_losses(report: &str) -> (f64, f64) {
+    let value = |prefix: &str| -> f64 {
+        let line = report
+            .lines()
+            .find(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no '{prefix}' in {report}"));
+        let after = line.split("validation ").nth(1).expect("validation");
+        after.split_whitespace().next().unwrap().parse().unwrap()
+    };
+    (value("hand-shaped alone:"), value("with patterns:"))
+}
+
+#[test]
+fn fit_patterns_lowers_the_validation_loss() {
+    let (data, bin, svg) = (temp("p.data"), temp("russian-patterns.bin"), temp("p.svg"));
+    let s = |p: &PathBuf| p.to_str().unwrap().to_string();
+    // A tiny data set: 400 games at depth 2.
+    let (code, _, err) = tune(&[
+        "gen",
+        "--variant",
+        "russian",
+        "--games",
+        "400",
+        "--depth",
+        "2",
+        "--seed",
+        "14",
+        "--out",
+        &s(&data),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = tune(&[
+        "fit-patterns",
+        "--variant",
+        "russian",
+        "--out",
+        &s(&bin),
+        "--plot",
+        &s(&svg),
+        "--batch",
+        "1024",
+        "--l2",
+        "0.01",
+        &s(&data),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (before, after) = validation_losses(&out);
+    assert!(after < before - 0.005, "{before} -> {after}: {out}");
+    let p = shashki::eval::patterns::Patterns::from_bytes(
+        &std::fs::read(&bin).unwrap(),
+        Some(shashki::Variant::Russian),
+    )
+    .unwrap();
+    assert!(p.weights().iter().any(|&w| w != 0));
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<polyline"));
+    // Bad input: one line, status 2.
+    for (args, want) in [
+        (
+            vec![
+                "fit-patterns",
+                "--variant",
+                "adiyukh-64",
+                "--out",
+                "x.bin",
+                "d",
+            ],
+            "not adiyukh-64",
+        ),
+        (
+            vec![
+                "fit-patterns",
+                "--variant",
+                "brazilian",
+                "--out",
+                "x.bin",
+                data.to_str().unwrap(),
+            ],
+            "data of russian, not brazilian",
+        ),
+        (
+            vec![
+                "fit-patterns",
+                "--variant",
+                "russian",
+                "--out",
+                "x.bin",
+                "/nonexistent/p.data",
+            ],
+            "cannot read /nonexistent/p.data",
+        ),
+    ] {
+        let (code, _, err) = tune(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+}

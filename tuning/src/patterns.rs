@@ -1,0 +1,408 @@
+//! The fit of the pattern weights (`shashki::eval::patterns`) to game
+//! results: logistic regression over sparse features.
+//!
+//! A position's evaluation from White's side is `hand + scale * P`, where
+//! `hand` is the hand-shaped evaluation with the built-in weights, `scale`
+//! the drawn-ending factor (1 nearly everywhere) and
+//!
+//! ```text
+//! P = sum over regions R of  a * (x[full][R][c_R] - x[full][R'][c'_R])
+//!                      + (1 - a) * (x[empty][R][c_R] - x[empty][R'][c'_R])
+//! ```
+//!
+//! with `c_R` the configuration of region `R`, `R', c'_R` the same squares
+//! on the board turned with the colours swapped (Black's view), and
+//! `a = pieces / 24`. The predicted result is `sigmoid(k * eval)`; `k` is
+//! fitted first for the hand-shaped evaluation alone (golden-section search)
+//! and then held, so the patterns stay in the search's units (centi-men).
+//!
+//! The loss is the cross-entropy against the results 1 / 0.5 / 0 (a sum
+//! over the training positions) plus `l2 * sum(x^2)`; Adam over minibatches,
+//! a validation split by a hash of the position (so a position repeated in
+//! many games is on one side only) and early stopping on the validation
+//! loss. Data files are streamed line by line into compact rows (about 64
+//! bytes a position), so tens of millions of positions fit in memory.
+
+use crate::play::mix;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rayon::prelude::*;
+use shashki::eval::patterns::{turned_configs, Patterns, CONFIGS, FULL, PHASES, REGIONS, UNIT};
+use shashki::eval::{evaluate_with, pattern_inputs};
+use shashki::fen::parse_position;
+use shashki::weights::Weights;
+use shashki::{Color, Position, Variant};
+use std::io::BufRead;
+use std::path::Path;
+use std::sync::Arc;
+
+/// One position, ready for the fit.
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// The hand-shaped evaluation from White's side (centi-men).
+    pub hand: f32,
+    /// The factor of the whole score (drawn king endings), 1 elsewhere.
+    pub scale: f32,
+    /// The game's result for White: 1, 0.5 or 0.
+    pub label: f32,
+    /// `pieces / 24`: the weight of the full-board phase.
+    pub full: f32,
+    /// Configuration per region, from White's view.
+    pub idx: [u16; REGIONS],
+}
+
+/// The rows of one variant, split into training and validation.
+pub struct PatternData {
+    pub variant: Variant,
+    pub train: Vec<Row>,
+    pub validation: Vec<Row>,
+    /// Some validation positions themselves, to measure the engine's own
+    /// evaluation with the rounded weights.
+    pub check: Vec<(Position, f32)>,
+}
+
+/// Positions kept for the engine's own check.
+const CHECK_MAX: usize = 50_000;
+
+impl PatternData {
+    pub fn new(variant: Variant) -> PatternData {
+        PatternData {
+            variant,
+            train: Vec::new(),
+            validation: Vec::new(),
+            check: Vec::new(),
+        }
+    }
+
+    /// Add the positions of a data file (the format of [`crate::data`]),
+    /// read line by line; `validation` is the share held out. Errors name
+    /// the file and line.
+    pub fn read_file(&mut self, path: &Path, validation: f64) -> Result<usize, String> {
+        let file = std::fs::File::open(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let mut lines = Vec::new();
+        let mut variant = None;
+        for (i, line) in std::io::BufReader::new(file).lines().enumerate() {
+            let line = line.map_err(|e| format!("{}: line {}: {e}", path.display(), i + 1))?;
+            let t = line.trim();
+            if t.is_empty() || t.starts_with('#') {
+                continue;
+            }
+            if let Some(v) = t.strip_prefix("variant ") {
+                let v: Variant = v
+                    .trim()
+                    .parse()
+                    .map_err(|e| format!("{}: line {}: {e}", path.display(), i + 1))?;
+                if v != self.variant {
+                    return Err(format!(
+                        "{}: data of {v}, not {}",
+                        path.display(),
+                        self.variant
+                    ));
+                }
+                variant = Some(v);
+                continue;
+            }
+            if variant.is_none() {
+                return Err(format!(
+                    "{}: line {}: positions before the 'variant <id>' line",
+                    path.display(),
+                    i + 1
+                ));
+            }
+            lines.push((i + 1, line));
+        }
+        if variant.is_none() {
+            return Err(format!("{}: no 'variant <id>' line", path.display()));
+        }
+        let w = Weights::for_variant(self.variant);
+        let v = self.variant;
+        let parsed: Result<Vec<(Row, Position, bool)>, String> = lines
+            .par_iter()
+            .map(|(n, line)| {
+                let err = |m: String| format!("{}: line {n}: {m}", path.display());
+                let (label, text) = line
+                    .trim()
+                    .split_once(char::is_whitespace)
+                    .ok_or_else(|| err("expected '<label> <position>'".into()))?;
+                let label: f32 = label
+                    .parse()
+                    .ok()
+                    .filter(|x: &f32| (0.0..=1.0).contains(x))
+                    .ok_or_else(|| err(format!("'{label}' is not a result from 0 to 1")))?;
+                let pos = parse_position(v, text.trim()).map_err(|e| err(e.to_string()))?;
+                let inp = pattern_inputs(&pos, w)
+                    .ok_or_else(|| err(format!("no pattern evaluation in {v}")))?;
+                let held = (mix(pos.key() ^ 0x5eed) % 10_000) as f64 / 10_000.0 < validation;
+                let row = Row {
+                    hand: inp.hand as f32,
+                    scale: inp.scale as f32,
+                    label,
+                    full: inp.pieces.clamp(0, FULL) as f32 / FULL as f32,
+                    idx: inp.indices,
+                };
+                Ok((row, pos, held))
+            })
+            .collect();
+        let parsed = parsed?;
+        let n = parsed.len();
+        for (row, pos, held) in parsed {
+            if held {
+                if self.check.len() < CHECK_MAX && mix(pos.key()) % 8 == 0 {
+                    self.check.push((pos, row.label));
+                }
+                self.validation.push(row);
+            } else {
+                self.train.push(row);
+            }
+        }
+        Ok(n)
+    }
+}
+
+/// Fit settings.
+#[derive(Clone, Debug)]
+pub struct PatternFitConfig {
+    pub max_epochs: usize,
+    pub patience: usize,
+    /// Adam's step size in centi-men.
+    pub learning_rate: f64,
+    /// Positions per step.
+    pub batch: usize,
+    /// The L2 penalty per squared centi-man (the loss is a sum over positions).
+    pub l2: f64,
+    pub seed: u64,
+}
+
+impl Default for PatternFitConfig {
+    fn default() -> PatternFitConfig {
+        PatternFitConfig {
+            max_epochs: 60,
+            patience: 4,
+            learning_rate: 1.0,
+            batch: 65_536,
+            l2: 0.002,
+            seed: 1,
+        }
+    }
+}
+
+/// What the fit found.
+pub struct PatternFit {
+    pub k: f64,
+    /// Per epoch (0 = the start, no patterns): mean cross-entropy on the
+    /// training and the validation rows.
+    pub history: Vec<(f64, f64)>,
+    pub best_epoch: usize,
+    pub patterns: Patterns,
+    /// Mean cross-entropy of the engine's own evaluation on the kept
+    /// validation positions: hand-shaped alone, and with the rounded
+    /// patterns.
+    pub engine_before: f64,
+    pub engine_after: f64,
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn cross_entropy(p: f64, y: f64) -> f64 {
+    let p = p.clamp(1e-12, 1.0 - 1e-12);
+    -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
+}
+
+/// For a row: the feature positions and signs (White's view +, Black's -),
+/// without the phase.
+#[inline(always)]
+fn features(row: &Row, turned: &[u16]) -> [(usize, usize); REGIONS] {
+    let mut out = [(0, 0); REGIONS];
+    for (r, o) in out.iter_mut().enumerate() {
+        let c = row.idx[r] as usize;
+        let t = turned[r * CONFIGS + c] as usize;
+        *o = (r * CONFIGS + c, (REGIONS - 1 - r) * CONFIGS + t);
+    }
+    out
+}
+
+/// The patterns' score of `row` at `x` (centi-men, White's side).
+#[inline]
+fn pattern_score(row: &Row, x: &[f32], turned: &[u16]) -> f64 {
+    let (a, b) = (row.full, 1.0 - row.full);
+    let e = REGIONS * CONFIGS;
+    let mut s = 0f32;
+    for (plus, minus) in features(row, turned) {
+        s += a * (x[plus] - x[minus]) + b * (x[e + plus] - x[e + minus]);
+    }
+    s as f64
+}
+
+fn mean_loss(rows: &[Row], x: &[f32], k: f64, turned: &[u16]) -> f64 {
+    if rows.is_empty() {
+        return 0.0;
+    }
+    let sum: f64 = rows
+        .par_iter()
+        .map(|r| {
+            let eval = r.hand as f64 + r.scale as f64 * pattern_score(r, x, turned);
+            cross_entropy(sigmoid(k * eval), r.label as f64)
+        })
+        .sum();
+    sum / rows.len() as f64
+}
+
+/// `k` minimising the cross-entropy of the hand-shaped evaluation alone on
+/// `rows` (golden-section search on log k).
+pub fn fit_k(rows: &[Row]) -> f64 {
+    let f = |lk: f64| {
+        let k = lk.exp();
+        rows.par_iter()
+            .map(|r| cross_entropy(sigmoid(k * r.hand as f64), r.label as f64))
+            .sum::<f64>()
+    };
+    let (mut a, mut b) = ((1e-5f64).ln(), (0.1f64).ln());
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut c, mut d) = (b - g * (b - a), a + g * (b - a));
+    let (mut fc, mut fd) = (f(c), f(d));
+    for _ in 0..50 {
+        if fc < fd {
+            b = d;
+            d = c;
+            fd = fc;
+            c = b - g * (b - a);
+            fc = f(c);
+        } else {
+            a = c;
+            c = d;
+            fc = fd;
+            d = a + g * (b - a);
+            fd = f(d);
+        }
+    }
+    ((a + b) / 2.0).exp()
+}
+
+/// Fit the pattern weights; `on_epoch` hears each epoch's losses.
+pub fn fit_patterns(
+    data: &PatternData,
+    cfg: &PatternFitConfig,
+    mut on_epoch: impl FnMut(usize, (f64, f64)),
+) -> Result<PatternFit, String> {
+    if data.train.is_empty() {
+        return Err("no training positions".into());
+    }
+    let turned = turned_configs();
+    let n = PHASES * REGIONS * CONFIGS;
+    let k = fit_k(&data.train);
+    let mut x = vec![0f32; n];
+    let (mut m, mut v) = (vec![0f32; n], vec![0f32; n]);
+    let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8f64);
+    let val = if data.validation.is_empty() {
+        &data.train
+    } else {
+        &data.validation
+    };
+    let mut history = vec![(
+        mean_loss(&data.train, &x, k, turned),
+        mean_loss(val, &x, k, turned),
+    )];
+    on_epoch(0, history[0]);
+    let (mut best, mut best_epoch, mut best_x) = (history[0].1, 0, x.clone());
+    let mut order: Vec<u32> = (0..data.train.len() as u32).collect();
+    let mut rng = StdRng::seed_from_u64(cfg.seed);
+    let mut t = 0i32;
+    let e = REGIONS * CONFIGS;
+    // The share of the whole training set in one step, so that the L2 term
+    // of a step matches the data term of its batch.
+    let total = data.train.len() as f64;
+    for epoch in 1..=cfg.max_epochs {
+        order.shuffle(&mut rng);
+        for batch in order.chunks(cfg.batch.max(1)) {
+            let chunk = (batch.len() / rayon::current_num_threads()).max(1024);
+            let grad = batch
+                .par_chunks(chunk)
+                .map(|part| {
+                    let mut g = vec![0f32; n];
+                    for &i in part {
+                        let r = &data.train[i as usize];
+                        let eval = r.hand as f64 + r.scale as f64 * pattern_score(r, &x, turned);
+                        let d = (k * (sigmoid(k * eval) - r.label as f64) * r.scale as f64) as f32;
+                        let (a, b) = (d * r.full, d * (1.0 - r.full));
+                        for (plus, minus) in features(r, turned) {
+                            g[plus] += a;
+                            g[minus] -= a;
+                            g[e + plus] += b;
+                            g[e + minus] -= b;
+                        }
+                    }
+                    g
+                })
+                .reduce_with(|mut a, b| {
+                    a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
+                    a
+                })
+                .unwrap_or_else(|| vec![0f32; n]);
+            t += 1;
+            let share = batch.len() as f64 / total;
+            let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
+            for j in 0..n {
+                let g = grad[j] as f64 + 2.0 * cfg.l2 * share * x[j] as f64;
+                let mj = b1 * m[j] as f64 + (1.0 - b1) * g;
+                let vj = b2 * v[j] as f64 + (1.0 - b2) * g * g;
+                m[j] = mj as f32;
+                v[j] = vj as f32;
+                x[j] -= (cfg.learning_rate * (mj / c1) / ((vj / c2).sqrt() + eps)) as f32;
+            }
+        }
+        let l = (
+            mean_loss(&data.train, &x, k, turned),
+            mean_loss(val, &x, k, turned),
+        );
+        history.push(l);
+        on_epoch(epoch, l);
+        if l.1 < best {
+            best = l.1;
+            best_epoch = epoch;
+            best_x.clone_from(&x);
+        } else if epoch - best_epoch >= cfg.patience {
+            break;
+        }
+    }
+    let stored: Vec<i16> = best_x
+        .iter()
+        .map(|&w| (w as f64 * UNIT as f64).round().clamp(-32767.0, 32767.0) as i16)
+        .collect();
+    let patterns = Patterns::from_weights(data.variant, stored).map_err(|e| e.to_string())?;
+    let engine_loss = |w: &Weights| {
+        let sum: f64 = data
+            .check
+            .par_iter()
+            .map(|(pos, y)| {
+                let e = evaluate_with(pos, w) as f64;
+                let white = if pos.side_to_move() == Color::White {
+                    e
+                } else {
+                    -e
+                };
+                cross_entropy(sigmoid(k * white), *y as f64)
+            })
+            .sum();
+        sum / data.check.len().max(1) as f64
+    };
+    let hand = Weights {
+        patterns: None,
+        ..Weights::for_variant(data.variant).clone()
+    };
+    let with = Weights {
+        patterns: Some(Arc::new(patterns.clone())),
+        ..hand.clone()
+    };
+    Ok(PatternFit {
+        k,
+        engine_before: engine_loss(&hand),
+        engine_after: engine_loss(&with),
+        history,
+        best_epoch,
+        patterns,
+    })
+}
