@@ -146,7 +146,7 @@ enum Cmd {
         #[arg(long)]
         plot: Option<PathBuf>,
         /// Most passes over the training positions.
-        #[arg(long, default_value_t = 60, value_parser = whole::<usize>(0, EPOCHS_MAX))]
+        #[arg(long, default_value_t = 100, value_parser = whole::<usize>(0, EPOCHS_MAX))]
         epochs: usize,
         /// Stop after this many epochs without a better validation loss.
         #[arg(long, default_value_t = 4, value_parser = whole::<usize>(0, EPOCHS_MAX))]
@@ -155,7 +155,7 @@ enum Cmd {
         #[arg(long, default_value_t = 1.0, value_parser = real(|x| x > 0.0, "a number above 0"))]
         lr: f64,
         /// L2 penalty per squared centi-man.
-        #[arg(long, default_value_t = 0.002, value_parser = real(|x| x >= 0.0, "a number from 0 up"))]
+        #[arg(long, default_value_t = 0.0001, value_parser = real(|x| x >= 0.0, "a number from 0 up"))]
         l2: f64,
         /// Positions per gradient step.
         #[arg(long, default_value_t = 65536, value_parser = whole::<usize>(1, BATCH_MAX))]

@@ -178,11 +178,11 @@ pub struct PatternFitConfig {
 impl Default for PatternFitConfig {
     fn default() -> PatternFitConfig {
         PatternFitConfig {
-            max_epochs: 60,
+            max_epochs: 100,
             patience: 4,
             learning_rate: 1.0,
             batch: 65_536,
-            l2: 0.002,
+            l2: 0.0001,
             seed: 1,
         }
     }
