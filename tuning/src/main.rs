@@ -155,7 +155,7 @@ enum Cmd {
         #[arg(long, default_value_t = 1.0, value_parser = real(|x| x > 0.0, "a number above 0"))]
         lr: f64,
         /// L2 penalty per squared centi-man.
-        #[arg(long, default_value_t = 0.0001, value_parser = real(|x| x >= 0.0, "a number from 0 up"))]
+        #[arg(long, default_value_t = 0.01, value_parser = real(|x| x >= 0.0, "a number from 0 up"))]
         l2: f64,
         /// Positions per gradient step.
         #[arg(long, default_value_t = 65536, value_parser = whole::<usize>(1, BATCH_MAX))]

@@ -182,7 +182,7 @@ impl Default for PatternFitConfig {
             patience: 4,
             learning_rate: 1.0,
             batch: 65_536,
-            l2: 0.0001,
+            l2: 0.01,
             seed: 1,
         }
     }
