@@ -832,14 +832,20 @@ fn two_threads_return_legal_moves_and_find_the_forced_wins() {
 }
 
 /// Weights given to the searcher are the ones it evaluates with: tripling
-/// every parameter triples a depth-1 score of a quiet position whose leaves
-/// are all quiet too (the evaluation is linear in the weights there), and
-/// dropping back to the built-in table restores the score.
+/// every hand-shaped parameter (no pattern weights) triples a depth-1 score
+/// of a quiet position whose leaves are all quiet too (the hand-shaped
+/// evaluation is linear in the weights there), and dropping back to the
+/// built-in weights restores their score, patterns included.
 #[test]
 fn searcher_uses_the_weights_it_is_given() {
     use shashki::weights::Weights;
     let game = Game::new(Variant::Russian);
     let mut s = Searcher::new(4, 1);
+    let built_in = s.search(&game, &Limits::depth(1), &mut |_| {}).score;
+    let hand = Weights::from_slice(&Weights::for_variant(Variant::Russian).to_vec());
+    assert!(hand.as_ref().is_some_and(|w| w.patterns.is_none()));
+    s.set_weights(hand);
+    s.clear();
     let base = s.search(&game, &Limits::depth(1), &mut |_| {}).score;
     let tripled_w: Vec<i32> = Weights::for_variant(Variant::Russian)
         .to_vec()
@@ -852,9 +858,14 @@ fn searcher_uses_the_weights_it_is_given() {
     assert_ne!(base, 0, "the start position's best reply must score");
     assert!(
         (tripled - 3 * base).abs() <= 3,
-        "tripled weights: {tripled}, built-in: {base}"
+        "tripled weights: {tripled}, hand-shaped: {base}"
     );
+    // The built-in weights are not the hand-shaped ones alone (patterns).
+    assert_ne!(built_in, base);
     s.set_weights(None);
     s.clear();
-    assert_eq!(s.search(&game, &Limits::depth(1), &mut |_| {}).score, base);
+    assert_eq!(
+        s.search(&game, &Limits::depth(1), &mut |_| {}).score,
+        built_in
+    );
 }
