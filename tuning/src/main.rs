@@ -136,7 +136,8 @@ enum Cmd {
     },
     /// Fit the pattern weights (Russian, Brazilian) to data files.
     FitPatterns {
-        /// Variant of the data.
+        /// Variant of the data: russian or brazilian (adiyukh-64 and
+        /// adiyukh-80 have no pattern evaluation and are refused).
         #[arg(long)]
         variant: Variant,
         /// Output pattern weights file (`weights/<variant>-patterns.bin`).
