@@ -171,7 +171,7 @@ fn argument_errors_are_one_line_and_a_hint() {
     let cases: &[(&[&str], &[&str])] = &[
         (
             &[],
-            &["'shashki-tune' needs a command: gen, merge, fit, compare"],
+            &["'shashki-tune' needs a command: gen, merge, fit, fit-patterns, compare"],
         ),
         (&["gen"], &["required", "--variant", "--games", "--out"]),
         (
