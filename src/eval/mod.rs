@@ -33,6 +33,7 @@ use crate::board::{shift, Color, Geometry, Rays, MAX_BITS};
 use crate::position::Position;
 use crate::variant::Variant;
 use crate::weights::{param, Weights};
+use std::borrow::Cow;
 
 /// Static evaluation from the side to move's point of view, in centi-men for
 /// russian/brazilian (a man = 100), and for the Adiyukh variants in hundredths
@@ -132,18 +133,19 @@ impl Record for Coefs {
 /// those of the hand-shaped terms alone).
 pub fn features(pos: &Position, w: &Weights) -> Vec<f64> {
     let mut c = Coefs(vec![0.0; Weights::names().len()]);
-    let hand;
-    let w = if w.patterns.is_some() {
-        hand = Weights {
+    white_score::<_, false>(pos, &hand_shaped(w), &mut c);
+    c.0
+}
+
+/// `w` without its pattern weights (borrowed when it has none).
+fn hand_shaped(w: &Weights) -> Cow<'_, Weights> {
+    match w.patterns {
+        None => Cow::Borrowed(w),
+        Some(_) => Cow::Owned(Weights {
             patterns: None,
             ..w.clone()
-        };
-        &hand
-    } else {
-        w
-    };
-    white_score::<_, false>(pos, w, &mut c);
-    c.0
+        }),
+    }
 }
 
 /// What the pattern fit needs of a Russian or Brazilian position: the
@@ -175,12 +177,8 @@ pub fn pattern_inputs(pos: &Position, w: &Weights) -> Option<PatternInputs> {
             }
         }
     }
-    let hand_w = Weights {
-        patterns: None,
-        ..w.clone()
-    };
     let mut scale = Scale(1.0);
-    let hand = white_score::<_, false>(pos, &hand_w, &mut scale);
+    let hand = white_score::<_, false>(pos, &hand_shaped(w), &mut scale);
     let kings = pos.kings();
     let (wm, bm) = (
         pos.pieces(Color::White) & !kings,
@@ -785,22 +783,36 @@ mod tests {
         for v in Variant::ALL {
             let mut checked = 0;
             for _ in 0..150 {
-                let mut p = Position::start(v);
                 let plies = rng.gen_range(0..120);
-                for _ in 0..plies {
-                    let a = evaluate(&p);
-                    let m = mirror(&p);
+                walk(v, plies, &mut rng, |p| {
+                    let a = evaluate(p);
+                    let m = mirror(p);
                     assert_eq!(a, evaluate(&m), "{v}: {p} vs mirror {m}");
                     checked += 1;
-                    let moves = p.legal_moves();
-                    let Some(mv) = moves.choose(&mut rng) else {
-                        break;
-                    };
-                    p = p.play(mv);
-                }
+                });
             }
             assert!(checked > 1000, "{v}: only {checked} positions");
         }
+    }
+
+    /// A random game of `v` from the start: `visit` sees each position
+    /// before its move, for at most `plies` moves; the position reached.
+    fn walk(
+        v: Variant,
+        plies: usize,
+        rng: &mut StdRng,
+        mut visit: impl FnMut(&Position),
+    ) -> Position {
+        let mut p = Position::start(v);
+        for _ in 0..plies {
+            visit(&p);
+            let moves = p.legal_moves();
+            let Some(mv) = moves.choose(rng) else {
+                break;
+            };
+            p = p.play(mv);
+        }
+        p
     }
 
     /// Random pattern weights for `v`.
@@ -827,19 +839,14 @@ mod tests {
             };
             let (mut checked, mut differ) = (0, 0);
             for _ in 0..150 {
-                let mut p = Position::start(v);
-                for _ in 0..rng.gen_range(0..120) {
-                    let (a, m) = (evaluate_with(&p, &w), mirror(&p));
+                let plies = rng.gen_range(0..120);
+                walk(v, plies, &mut rng, |p| {
+                    let (a, m) = (evaluate_with(p, &w), mirror(p));
                     assert_eq!(a, evaluate_with(&m, &w), "{v}: {p} vs mirror {m}");
                     checked += 1;
                     // The patterns do change the score (the test could fail).
-                    differ += (a != evaluate_with(&p, &hand)) as usize;
-                    let moves = p.legal_moves();
-                    let Some(mv) = moves.choose(&mut rng) else {
-                        break;
-                    };
-                    p = p.play(mv);
-                }
+                    differ += (a != evaluate_with(p, &hand)) as usize;
+                });
             }
             assert!(checked > 1000, "{v}: only {checked} positions");
             assert!(
@@ -862,14 +869,8 @@ mod tests {
             let w = random_patterns(v, 12);
             let p = w.patterns.as_ref().unwrap();
             for _ in 0..100 {
-                let mut pos = Position::start(v);
-                for _ in 0..rng.gen_range(0..150) {
-                    let moves = pos.legal_moves();
-                    let Some(mv) = moves.choose(&mut rng) else {
-                        break;
-                    };
-                    pos = pos.play(mv);
-                }
+                let plies = rng.gen_range(0..150);
+                let pos = walk(v, plies, &mut rng, |_| {});
                 let inp = pattern_inputs(&pos, &w).unwrap();
                 let kings = pos.kings();
                 let (wm, bm) = (

@@ -199,30 +199,38 @@ impl Prepared {
         if self.variant.rules().towers {
             return Target::CountDiff;
         }
-        let f = |lk: f64| self.engine_loss(&self.train, Target::Result { k: lk.exp() }, w);
-        let (mut a, mut b) = ((1e-5f64).ln(), (0.1f64).ln());
-        let g = (5f64.sqrt() - 1.0) / 2.0;
-        let (mut c, mut d) = (b - g * (b - a), a + g * (b - a));
-        let (mut fc, mut fd) = (f(c), f(d));
-        for _ in 0..60 {
-            if fc < fd {
-                b = d;
-                d = c;
-                fd = fc;
-                c = b - g * (b - a);
-                fc = f(c);
-            } else {
-                a = c;
-                c = d;
-                fc = fd;
-                d = a + g * (b - a);
-                fd = f(d);
-            }
-        }
-        Target::Result {
-            k: ((a + b) / 2.0).exp(),
+        let k = best_k(
+            |k| self.engine_loss(&self.train, Target::Result { k }, w),
+            60,
+        );
+        Target::Result { k }
+    }
+}
+
+/// The `k` in [1e-5, 0.1] minimising `loss(k)`: a golden-section search on
+/// log k with `iterations` steps (the loss is taken to have one minimum).
+pub fn best_k(loss: impl Fn(f64) -> f64, iterations: usize) -> f64 {
+    let f = |lk: f64| loss(lk.exp());
+    let (mut a, mut b) = ((1e-5f64).ln(), (0.1f64).ln());
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut c, mut d) = (b - g * (b - a), a + g * (b - a));
+    let (mut fc, mut fd) = (f(c), f(d));
+    for _ in 0..iterations {
+        if fc < fd {
+            b = d;
+            d = c;
+            fd = fc;
+            c = b - g * (b - a);
+            fc = f(c);
+        } else {
+            a = c;
+            c = d;
+            fc = fd;
+            d = a + g * (b - a);
+            fd = f(d);
         }
     }
+    ((a + b) / 2.0).exp()
 }
 
 /// What a fit found.

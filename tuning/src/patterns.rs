@@ -23,6 +23,7 @@
 //! loss. Data files are streamed line by line into compact rows (about 64
 //! bytes a position), so tens of millions of positions fit in memory.
 
+use crate::fit::best_k;
 use crate::play::mix;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -116,7 +117,11 @@ impl PatternData {
         if variant.is_none() {
             return Err(format!("{}: no 'variant <id>' line", path.display()));
         }
-        let w = Weights::for_variant(self.variant);
+        // The hand-shaped evaluation, once (pattern_inputs leaves patterns out).
+        let w = &Weights {
+            patterns: None,
+            ..Weights::for_variant(self.variant).clone()
+        };
         let v = self.variant;
         let parsed: Result<Vec<(Row, Position, bool)>, String> = lines
             .par_iter()
@@ -254,32 +259,14 @@ fn mean_loss(rows: &[Row], x: &[f32], k: f64, turned: &[u16]) -> f64 {
 /// `k` minimising the cross-entropy of the hand-shaped evaluation alone on
 /// `rows` (golden-section search on log k).
 pub fn fit_k(rows: &[Row]) -> f64 {
-    let f = |lk: f64| {
-        let k = lk.exp();
-        rows.par_iter()
-            .map(|r| cross_entropy(sigmoid(k * r.hand as f64), r.label as f64))
-            .sum::<f64>()
-    };
-    let (mut a, mut b) = ((1e-5f64).ln(), (0.1f64).ln());
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    let (mut c, mut d) = (b - g * (b - a), a + g * (b - a));
-    let (mut fc, mut fd) = (f(c), f(d));
-    for _ in 0..50 {
-        if fc < fd {
-            b = d;
-            d = c;
-            fd = fc;
-            c = b - g * (b - a);
-            fc = f(c);
-        } else {
-            a = c;
-            c = d;
-            fc = fd;
-            d = a + g * (b - a);
-            fd = f(d);
-        }
-    }
-    ((a + b) / 2.0).exp()
+    best_k(
+        |k| {
+            rows.par_iter()
+                .map(|r| cross_entropy(sigmoid(k * r.hand as f64), r.label as f64))
+                .sum::<f64>()
+        },
+        50,
+    )
 }
 
 /// Fit the pattern weights; `on_epoch` hears each epoch's losses.
