@@ -15,7 +15,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
-use shashki::eval::patterns::{Patterns, CONFIGS, PHASES, REGIONS};
+use shashki::eval::patterns::{Layout, Patterns};
 use shashki::weights::Weights;
 use shashki::{eval, Position, Variant};
 use std::hint::black_box;
@@ -63,10 +63,10 @@ fn per_call(c: &mut Criterion) {
             ..Weights::for_variant(v).clone()
         };
         g.bench_function("per-call", |b| b.iter(|| eval_all(&set, &hand)));
-        if matches!(v, Variant::Russian | Variant::Brazilian) {
+        {
             // Random pattern weights: the cost does not depend on the values.
             let mut rng = StdRng::seed_from_u64(9);
-            let w = (0..PHASES * REGIONS * CONFIGS)
+            let w = (0..Layout::of(v).weight_count())
                 .map(|_| rng.gen_range(-200..=200))
                 .collect();
             let with = Weights {

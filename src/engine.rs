@@ -618,7 +618,7 @@ mod tests {
 
     #[test]
     fn pattern_weights_and_the_eval_option() {
-        use crate::eval::patterns::{CONFIGS, PHASES, REGIONS};
+        use crate::eval::patterns::Layout;
         let mut e = Engine::new();
         let builtin = Weights::for_variant(Variant::Russian).patterns.clone();
         assert!(builtin.is_some());
@@ -626,7 +626,7 @@ mod tests {
         assert_eq!(e.eval_weights(), None);
         let dir = std::env::temp_dir().join(format!("shashki-p-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let mut w = vec![0i16; PHASES * REGIONS * CONFIGS];
+        let mut w = vec![0i16; Layout::Board64.weight_count()];
         w[5] = 320;
         let p = Patterns::from_weights(Variant::Russian, w).unwrap();
         let good = dir.join("r.bin");
@@ -670,6 +670,18 @@ mod tests {
         e.set_option("eval", "Patterns").unwrap();
         e.set_option("Weights", "<builtin>").unwrap();
         assert_eq!(e.eval_weights(), None);
+        // Tower patterns on the 8x10 board: loaded and used in their variant.
+        let mut w = vec![0i16; Layout::Board80.weight_count()];
+        w[11] = -48;
+        let p80 = Patterns::from_weights(Variant::Adiyukh80, w).unwrap();
+        let file = dir.join("a80.bin");
+        std::fs::write(&file, p80.to_bytes()).unwrap();
+        e.set_option("Variant", "adiyukh-80").unwrap();
+        e.set_option("Weights", file.to_str().unwrap()).unwrap();
+        let used = e.eval_weights().expect("weights from the file");
+        assert_eq!(used.patterns.as_deref(), Some(&p80));
+        e.set_option("Eval", "hand").unwrap();
+        assert_eq!(e.eval_weights().map(|w| w.patterns), Some(None));
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -11,7 +11,7 @@ use shashki_tuning::data::DataSet;
 use shashki_tuning::endgames::{self, EndgameConfig};
 use shashki_tuning::fit::{fit, FitConfig, Target};
 use shashki_tuning::gen::{generate, GenConfig};
-use shashki_tuning::patterns::{fit_patterns, PatternData, PatternFitConfig};
+use shashki_tuning::patterns::{default_l2, fit_patterns, PatternData, PatternFitConfig};
 use shashki_tuning::plot::loss_svg;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -134,10 +134,10 @@ enum Cmd {
         #[arg(long, default_value_t = 1, value_parser = whole::<u64>(0, u64::MAX))]
         seed: u64,
     },
-    /// Fit the pattern weights (Russian, Brazilian) to data files.
+    /// Fit the pattern weights of a variant to data files.
     FitPatterns {
-        /// Variant of the data: russian or brazilian (adiyukh-64 and
-        /// adiyukh-80 have no pattern evaluation and are refused).
+        /// Variant of the data: russian, brazilian (fitted to the results),
+        /// adiyukh-64 or adiyukh-80 (fitted to the final count difference).
         #[arg(long)]
         variant: Variant,
         /// Output pattern weights file (`weights/<variant>-patterns.bin`).
@@ -152,12 +152,13 @@ enum Cmd {
         /// Stop after this many epochs without a better validation loss.
         #[arg(long, default_value_t = 4, value_parser = whole::<usize>(0, EPOCHS_MAX))]
         patience: usize,
-        /// Adam's step size, in centi-men.
+        /// Adam's step size, in centi-men (hundredths of a point for Adiyukh).
         #[arg(long, default_value_t = 1.0, value_parser = real(|x| x > 0.0, "a number above 0"))]
         lr: f64,
-        /// L2 penalty per squared centi-man.
-        #[arg(long, default_value_t = 0.01, value_parser = real(|x| x >= 0.0, "a number from 0 up"))]
-        l2: f64,
+        /// L2 penalty per squared centi-man (hundredth of a point); default
+        /// 0.01 for russian and brazilian, 0.1 for the Adiyukh variants.
+        #[arg(long, value_parser = real(|x| x >= 0.0, "a number from 0 up"))]
+        l2: Option<f64>,
         /// Positions per gradient step.
         #[arg(long, default_value_t = 65536, value_parser = whole::<usize>(1, BATCH_MAX))]
         batch: usize,
@@ -427,11 +428,6 @@ fn run(cli: Cli) -> Result<(), String> {
             seed,
             data,
         } => {
-            if !matches!(variant, Variant::Russian | Variant::Brazilian) {
-                return Err(format!(
-                    "fit-patterns: pattern weights are for russian and brazilian, not {variant}"
-                ));
-            }
             let mut files = Vec::new();
             for p in &data {
                 if p.is_dir() {
@@ -468,7 +464,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 patience,
                 learning_rate: lr,
                 batch,
-                l2,
+                l2: l2.unwrap_or(default_l2(variant)),
                 seed,
             };
             let t1 = std::time::Instant::now();
@@ -479,11 +475,12 @@ fn run(cli: Cli) -> Result<(), String> {
             })?;
             let (b, a) = (r.history[0], r.history[r.best_epoch]);
             println!(
-                "{variant}: {positions} positions, cross-entropy of results vs sigmoid({:.5} * eval)\n\
+                "{variant}: {positions} positions, L2 {}, {}\n\
                  hand-shaped alone: train {:.6} validation {:.6}\n\
                  with patterns:     train {:.6} validation {:.6} (epoch {} of {}, {:.0} s)\n\
                  engine's own evaluation on {} validation positions: {:.6} -> {:.6}",
-                r.k,
+                cfg.l2,
+                r.target.describe(),
                 b.0,
                 b.1,
                 a.0,
@@ -498,8 +495,7 @@ fn run(cli: Cli) -> Result<(), String> {
             std::fs::write(&out, r.patterns.to_bytes())
                 .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
             if let Some(p) = plot {
-                let title =
-                    format!("{variant} patterns: cross-entropy per epoch ({positions} positions)");
+                let title = format!("{variant} patterns: loss per epoch ({positions} positions)");
                 write(&p, &loss_svg(&title, &r.history, r.best_epoch))?;
             }
         }

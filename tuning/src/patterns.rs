@@ -1,9 +1,11 @@
 //! The fit of the pattern weights (`shashki::eval::patterns`) to game
-//! results: logistic regression over sparse features.
+//! outcomes: regression over sparse features, logistic on the results
+//! (Russian, Brazilian) or least squares on the final count (Adiyukh).
 //!
 //! A position's evaluation from White's side is `hand + scale * P`, where
 //! `hand` is the hand-shaped evaluation with the built-in weights, `scale`
-//! the drawn-ending factor (1 nearly everywhere) and
+//! the drawn-ending factor (1 nearly everywhere; 0 in a tower game that is
+//! over) and
 //!
 //! ```text
 //! P = sum over regions R of  a * (x[full][R][c_R] - x[full][R'][c'_R])
@@ -12,12 +14,19 @@
 //!
 //! with `c_R` the configuration of region `R`, `R', c'_R` the same squares
 //! on the board turned with the colours swapped (Black's view), and
-//! `a = pieces / 24`. The predicted result is `sigmoid(k * eval)`; `k` is
-//! fitted first for the hand-shaped evaluation alone (golden-section search)
-//! and then held, so the patterns stay in the search's units (centi-men).
+//! `a = pieces / 24` (30 on the 8x10 board).
 //!
-//! The loss is the cross-entropy against the results 1 / 0.5 / 0 (a sum
-//! over the training positions) plus `l2 * sum(x^2)`; Adam over minibatches,
+//! * Russian, Brazilian: the predicted result is `sigmoid(k * eval)`; `k`
+//!   is fitted first for the hand-shaped evaluation alone (golden-section
+//!   search) and then held, so the patterns stay in the search's units
+//!   (centi-men). The loss is the cross-entropy against the results
+//!   1 / 0.5 / 0.
+//! * Adiyukh: the predicted final count difference (White minus Black) is
+//!   `eval / 100` (the evaluation is in hundredths of a point); the loss is
+//!   the squared error in points squared.
+//!
+//! The loss is a sum over the training positions plus `l2 * sum(x^2)`;
+//! Adam over minibatches,
 //! a validation split by a hash of the position (so a position repeated in
 //! many games is on one side only) and early stopping on the validation
 //! loss. Data files are streamed line by line into compact rows (about 64
@@ -29,7 +38,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rayon::prelude::*;
-use shashki::eval::patterns::{turned_configs, Patterns, CONFIGS, FULL, PHASES, REGIONS, UNIT};
+use shashki::eval::patterns::{Layout, Patterns, CONFIGS, MAX_REGIONS, UNIT};
 use shashki::eval::{evaluate_with, pattern_inputs};
 use shashki::fen::parse_position;
 use shashki::weights::Weights;
@@ -41,21 +50,65 @@ use std::sync::Arc;
 /// One position, ready for the fit.
 #[derive(Clone, Debug)]
 pub struct Row {
-    /// The hand-shaped evaluation from White's side (centi-men).
+    /// The hand-shaped evaluation from White's side (the engine's unit).
     pub hand: f32,
-    /// The factor of the whole score (drawn king endings), 1 elsewhere.
+    /// The factor of the patterns (drawn king endings, a finished tower
+    /// game), 1 elsewhere.
     pub scale: f32,
-    /// The game's result for White: 1, 0.5 or 0.
+    /// The game's outcome for White: the result 1, 0.5 or 0, or the final
+    /// count difference.
     pub label: f32,
-    /// `pieces / 24`: the weight of the full-board phase.
+    /// `pieces / 24` (or 30): the weight of the full-board phase.
     pub full: f32,
     /// Configuration per region, from White's view.
-    pub idx: [u16; REGIONS],
+    pub idx: [u16; MAX_REGIONS],
+}
+
+/// What the evaluation predicts, and the loss against it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Target {
+    /// The result, `sigmoid(k * eval)`; cross-entropy.
+    Result { k: f64 },
+    /// The final count difference, `eval / 100`; squared error.
+    Count,
+}
+
+impl Target {
+    /// The loss of `eval` (White's side) against the outcome `y`.
+    #[inline]
+    pub fn loss(self, eval: f64, y: f64) -> f64 {
+        match self {
+            Target::Result { k } => cross_entropy(sigmoid(k * eval), y),
+            Target::Count => (eval / 100.0 - y).powi(2),
+        }
+    }
+
+    /// The derivative of [`Target::loss`] by `eval`.
+    #[inline]
+    fn slope(self, eval: f64, y: f64) -> f64 {
+        match self {
+            Target::Result { k } => k * (sigmoid(k * eval) - y),
+            Target::Count => 2.0 * (eval / 100.0 - y) / 100.0,
+        }
+    }
+
+    /// What the loss is, for reports.
+    pub fn describe(self) -> String {
+        match self {
+            Target::Result { k } => {
+                format!("cross-entropy of the results against sigmoid({k:.5} * eval)")
+            }
+            Target::Count => {
+                "squared error of the final count difference against eval / 100 (points^2)".into()
+            }
+        }
+    }
 }
 
 /// The rows of one variant, split into training and validation.
 pub struct PatternData {
     pub variant: Variant,
+    pub layout: Layout,
     pub train: Vec<Row>,
     pub validation: Vec<Row>,
     /// Some validation positions themselves, to measure the engine's own
@@ -70,6 +123,7 @@ impl PatternData {
     pub fn new(variant: Variant) -> PatternData {
         PatternData {
             variant,
+            layout: Layout::of(variant),
             train: Vec::new(),
             validation: Vec::new(),
             check: Vec::new(),
@@ -123,6 +177,8 @@ impl PatternData {
             ..Weights::for_variant(self.variant).clone()
         };
         let v = self.variant;
+        let towers = v.rules().towers;
+        let full = self.layout.full();
         let parsed: Result<Vec<(Row, Position, bool)>, String> = lines
             .par_iter()
             .map(|(n, line)| {
@@ -131,20 +187,32 @@ impl PatternData {
                     .trim()
                     .split_once(char::is_whitespace)
                     .ok_or_else(|| err("expected '<label> <position>'".into()))?;
-                let label: f32 = label
-                    .parse()
-                    .ok()
-                    .filter(|x: &f32| (0.0..=1.0).contains(x))
-                    .ok_or_else(|| err(format!("'{label}' is not a result from 0 to 1")))?;
+                let label: f32 = if towers {
+                    let most = full as f32;
+                    label
+                        .parse()
+                        .ok()
+                        .filter(|x: &f32| (-most..=most).contains(x))
+                        .ok_or_else(|| {
+                            err(format!(
+                                "'{label}' is not a count difference from -{most} to {most}"
+                            ))
+                        })?
+                } else {
+                    label
+                        .parse()
+                        .ok()
+                        .filter(|x: &f32| (0.0..=1.0).contains(x))
+                        .ok_or_else(|| err(format!("'{label}' is not a result from 0 to 1")))?
+                };
                 let pos = parse_position(v, text.trim()).map_err(|e| err(e.to_string()))?;
-                let inp = pattern_inputs(&pos, w)
-                    .ok_or_else(|| err(format!("no pattern evaluation in {v}")))?;
+                let inp = pattern_inputs(&pos, w);
                 let held = (mix(pos.key() ^ 0x5eed) % 10_000) as f64 / 10_000.0 < validation;
                 let row = Row {
                     hand: inp.hand as f32,
                     scale: inp.scale as f32,
                     label,
-                    full: inp.pieces.clamp(0, FULL) as f32 / FULL as f32,
+                    full: inp.pieces.clamp(0, full) as f32 / full as f32,
                     idx: inp.indices,
                 };
                 Ok((row, pos, held))
@@ -171,39 +239,51 @@ impl PatternData {
 pub struct PatternFitConfig {
     pub max_epochs: usize,
     pub patience: usize,
-    /// Adam's step size in centi-men.
+    /// Adam's step size in the evaluation's unit.
     pub learning_rate: f64,
     /// Positions per step.
     pub batch: usize,
-    /// The L2 penalty per squared centi-man (the loss is a sum over positions).
+    /// The L2 penalty per squared unit (the loss is a sum over positions).
     pub l2: f64,
     pub seed: u64,
 }
 
-impl Default for PatternFitConfig {
-    fn default() -> PatternFitConfig {
+impl PatternFitConfig {
+    /// The defaults, with the L2 penalty of `variant` ([`default_l2`]).
+    pub fn for_variant(variant: Variant) -> PatternFitConfig {
         PatternFitConfig {
             max_epochs: 100,
             patience: 4,
             learning_rate: 1.0,
             batch: 65_536,
-            l2: 0.01,
+            l2: default_l2(variant),
             seed: 1,
         }
     }
 }
 
+/// The L2 penalty that played best: 0.01 for the results of Russian and
+/// Brazilian (chosen by matches, see tuning/README.md), 0.1 for the
+/// counts of Adiyukh (whose squared error curves about ten times more
+/// steeply per position, so this is about the same strength).
+pub fn default_l2(variant: Variant) -> f64 {
+    if variant.rules().towers {
+        0.1
+    } else {
+        0.01
+    }
+}
+
 /// What the fit found.
 pub struct PatternFit {
-    pub k: f64,
-    /// Per epoch (0 = the start, no patterns): mean cross-entropy on the
-    /// training and the validation rows.
+    pub target: Target,
+    /// Per epoch (0 = the start, no patterns): mean loss on the training
+    /// and the validation rows.
     pub history: Vec<(f64, f64)>,
     pub best_epoch: usize,
     pub patterns: Patterns,
-    /// Mean cross-entropy of the engine's own evaluation on the kept
-    /// validation positions: hand-shaped alone, and with the rounded
-    /// patterns.
+    /// Mean loss of the engine's own evaluation on the kept validation
+    /// positions: hand-shaped alone, and with the rounded patterns.
     pub engine_before: f64,
     pub engine_after: f64,
 }
@@ -217,43 +297,57 @@ fn cross_entropy(p: f64, y: f64) -> f64 {
     -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
 }
 
-/// For a row: the feature positions and signs (White's view +, Black's -),
-/// without the phase.
+/// For a row: the feature positions of its `layout.regions()` regions
+/// (White's view +, Black's -), without the phase.
 #[inline(always)]
-fn features(row: &Row, turned: &[u16]) -> [(usize, usize); REGIONS] {
-    let mut out = [(0, 0); REGIONS];
-    for (r, o) in out.iter_mut().enumerate() {
-        let c = row.idx[r] as usize;
+fn features<'a>(
+    row: &'a Row,
+    regions: usize,
+    turned: &'a [u16],
+) -> impl Iterator<Item = (usize, usize)> + 'a {
+    row.idx[..regions].iter().enumerate().map(move |(r, &c)| {
+        let c = c as usize;
         let t = turned[r * CONFIGS + c] as usize;
-        *o = (r * CONFIGS + c, (REGIONS - 1 - r) * CONFIGS + t);
-    }
-    out
+        (r * CONFIGS + c, (regions - 1 - r) * CONFIGS + t)
+    })
 }
 
-/// The patterns' score of `row` at `x` (centi-men, White's side).
-#[inline]
-fn pattern_score(row: &Row, x: &[f32], turned: &[u16]) -> f64 {
-    let (a, b) = (row.full, 1.0 - row.full);
-    let e = REGIONS * CONFIGS;
-    let mut s = 0f32;
-    for (plus, minus) in features(row, turned) {
-        s += a * (x[plus] - x[minus]) + b * (x[e + plus] - x[e + minus]);
-    }
-    s as f64
+/// The model a fit works on: a layout's features and the target.
+#[derive(Clone, Copy)]
+struct Model<'a> {
+    regions: usize,
+    turned: &'a [u16],
+    target: Target,
 }
 
-fn mean_loss(rows: &[Row], x: &[f32], k: f64, turned: &[u16]) -> f64 {
-    if rows.is_empty() {
-        return 0.0;
+impl Model<'_> {
+    /// The patterns' score of `row` at `x` (White's side).
+    #[inline]
+    fn pattern_score(&self, row: &Row, x: &[f32]) -> f64 {
+        let (a, b) = (row.full, 1.0 - row.full);
+        let e = self.regions * CONFIGS;
+        let mut s = 0f32;
+        for (plus, minus) in features(row, self.regions, self.turned) {
+            s += a * (x[plus] - x[minus]) + b * (x[e + plus] - x[e + minus]);
+        }
+        s as f64
     }
-    let sum: f64 = rows
-        .par_iter()
-        .map(|r| {
-            let eval = r.hand as f64 + r.scale as f64 * pattern_score(r, x, turned);
-            cross_entropy(sigmoid(k * eval), r.label as f64)
-        })
-        .sum();
-    sum / rows.len() as f64
+
+    #[inline]
+    fn eval(&self, row: &Row, x: &[f32]) -> f64 {
+        row.hand as f64 + row.scale as f64 * self.pattern_score(row, x)
+    }
+
+    fn mean_loss(&self, rows: &[Row], x: &[f32]) -> f64 {
+        if rows.is_empty() {
+            return 0.0;
+        }
+        let sum: f64 = rows
+            .par_iter()
+            .map(|r| self.target.loss(self.eval(r, x), r.label as f64))
+            .sum();
+        sum / rows.len() as f64
+    }
 }
 
 /// `k` minimising the cross-entropy of the hand-shaped evaluation alone on
@@ -278,9 +372,20 @@ pub fn fit_patterns(
     if data.train.is_empty() {
         return Err("no training positions".into());
     }
-    let turned = turned_configs();
-    let n = PHASES * REGIONS * CONFIGS;
-    let k = fit_k(&data.train);
+    let regions = data.layout.regions();
+    let target = if data.variant.rules().towers {
+        Target::Count
+    } else {
+        Target::Result {
+            k: fit_k(&data.train),
+        }
+    };
+    let model = Model {
+        regions,
+        turned: data.layout.turned_configs(),
+        target,
+    };
+    let n = data.layout.weight_count();
     let mut x = vec![0f32; n];
     let (mut m, mut v) = (vec![0f32; n], vec![0f32; n]);
     let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8f64);
@@ -289,16 +394,13 @@ pub fn fit_patterns(
     } else {
         &data.validation
     };
-    let mut history = vec![(
-        mean_loss(&data.train, &x, k, turned),
-        mean_loss(val, &x, k, turned),
-    )];
+    let mut history = vec![(model.mean_loss(&data.train, &x), model.mean_loss(val, &x))];
     on_epoch(0, history[0]);
     let (mut best, mut best_epoch, mut best_x) = (history[0].1, 0, x.clone());
     let mut order: Vec<u32> = (0..data.train.len() as u32).collect();
     let mut rng = StdRng::seed_from_u64(cfg.seed);
     let mut t = 0i32;
-    let e = REGIONS * CONFIGS;
+    let e = regions * CONFIGS;
     // The share of the whole training set in one step, so that the L2 term
     // of a step matches the data term of its batch.
     let total = data.train.len() as f64;
@@ -312,10 +414,10 @@ pub fn fit_patterns(
                     let mut g = vec![0f32; n];
                     for &i in part {
                         let r = &data.train[i as usize];
-                        let eval = r.hand as f64 + r.scale as f64 * pattern_score(r, &x, turned);
-                        let d = (k * (sigmoid(k * eval) - r.label as f64) * r.scale as f64) as f32;
+                        let d = (target.slope(model.eval(r, &x), r.label as f64) * r.scale as f64)
+                            as f32;
                         let (a, b) = (d * r.full, d * (1.0 - r.full));
-                        for (plus, minus) in features(r, turned) {
+                        for (plus, minus) in features(r, regions, model.turned) {
                             g[plus] += a;
                             g[minus] -= a;
                             g[e + plus] += b;
@@ -341,10 +443,7 @@ pub fn fit_patterns(
                 x[j] -= (cfg.learning_rate * (mj / c1) / ((vj / c2).sqrt() + eps)) as f32;
             }
         }
-        let l = (
-            mean_loss(&data.train, &x, k, turned),
-            mean_loss(val, &x, k, turned),
-        );
+        let l = (model.mean_loss(&data.train, &x), model.mean_loss(val, &x));
         history.push(l);
         on_epoch(epoch, l);
         if l.1 < best {
@@ -371,7 +470,7 @@ pub fn fit_patterns(
                 } else {
                     -e
                 };
-                cross_entropy(sigmoid(k * white), *y as f64)
+                target.loss(white, *y as f64)
             })
             .sum();
         sum / data.check.len().max(1) as f64
@@ -385,7 +484,7 @@ pub fn fit_patterns(
         ..hand.clone()
     };
     Ok(PatternFit {
-        k,
+        target,
         engine_before: engine_loss(&hand),
         engine_after: engine_loss(&with),
         history,
