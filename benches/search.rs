@@ -9,9 +9,9 @@
 //!   middlegames of /work/shared/testdata/perft.txt (plus one reached by a
 //!   fixed opening line). The throughput is the search's node count, taken
 //!   once before timing (a 1-thread search is deterministic), so criterion
-//!   prints nodes per second as "elem/s". For Russian and Brazilian, which
-//!   evaluate with pattern weights, `nps-depth-<d>-hand` measures the same
-//!   searches with the hand-shaped evaluation alone.
+//!   prints nodes per second as "elem/s". For the variants that evaluate
+//!   with pattern weights (all four), `nps-depth-<d>-hand` measures the
+//!   same searches with the hand-shaped evaluation alone.
 //! * `search/russian/time-to-depth-<d>/<position>` (d = 13 and 15) and
 //!   `search/russian/time-to-depth-<d>-2-threads/<position>`: the time to
 //!   finish depth `d` with 1 and with 2 threads (Lazy SMP). Two threads

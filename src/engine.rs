@@ -78,9 +78,8 @@ impl Default for Options {
 /// Which evaluation the engine plays with (`Eval` option).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EvalKind {
-    /// Hand-shaped terms plus learned patterns (Russian and Brazilian, where
-    /// pattern weights are built in or loaded); the hand-shaped terms alone
-    /// in the other variants.
+    /// Hand-shaped terms plus learned patterns (built in for every variant,
+    /// or loaded).
     Patterns,
     /// The hand-shaped terms alone.
     Hand,

@@ -53,8 +53,8 @@
 //!   `$SHASHKI_EGDB`), is used when it exists.
 //! * `egdb-pieces`: the most pieces of a position probed (0: none).
 //! * `eval`: `patterns` (the hand-shaped terms plus the learned pattern
-//!   weights, in Russian and Brazilian) or `hand` (the hand-shaped terms
-//!   alone); the UCI option `Eval`.
+//!   weights) or `hand` (the hand-shaped terms alone); the UCI option
+//!   `Eval`.
 //! * `weights`: a weights file, text or pattern weights (the UCI option
 //!   `Weights`); empty: the built-in weights.
 //!

@@ -25,7 +25,7 @@
 //!
 //! **Search**
 //! - [`eval`], [`weights`]: the evaluation per variant and its weights;
-//!   [`eval::patterns`]: the learned pattern weights of Russian and Brazilian.
+//!   [`eval::patterns`]: the learned pattern weights (every variant).
 //! - [`tt`]: the lock-free transposition table.
 //! - [`search`]: iterative deepening, PVS, quiescence, limits, Lazy SMP.
 //! - [`egdb`]: endgame tables for Russian and Brazilian: built, stored, probed.

@@ -211,8 +211,8 @@ const EMBEDDED: [(Variant, &str); 4] = [
 ];
 
 /// The compiled-in pattern weights (`weights/<variant>-patterns.bin`, the
-/// format of [`Patterns::to_bytes`]): Russian and Brazilian.
-const EMBEDDED_PATTERNS: [(Variant, &[u8]); 2] = [
+/// format of [`Patterns::to_bytes`]), every variant.
+const EMBEDDED_PATTERNS: [(Variant, &[u8]); 4] = [
     (
         Variant::Russian,
         include_bytes!("../weights/russian-patterns.bin"),
@@ -220,6 +220,14 @@ const EMBEDDED_PATTERNS: [(Variant, &[u8]); 2] = [
     (
         Variant::Brazilian,
         include_bytes!("../weights/brazilian-patterns.bin"),
+    ),
+    (
+        Variant::Adiyukh64,
+        include_bytes!("../weights/adiyukh-64-patterns.bin"),
+    ),
+    (
+        Variant::Adiyukh80,
+        include_bytes!("../weights/adiyukh-80-patterns.bin"),
     ),
 ];
 
@@ -389,9 +397,8 @@ mod tests {
             assert_eq!(file_v, v);
             assert_eq!(Weights::for_variant(v).to_vec(), w.to_vec());
         }
-        // Russian and Brazilian have pattern weights built in, of their own
-        // variant.
-        for (v, _) in EMBEDDED_PATTERNS {
+        // Every variant has pattern weights built in, of its own variant.
+        for v in Variant::ALL {
             let p = Weights::for_variant(v).patterns.as_ref().expect("patterns");
             assert_eq!(p.variant(), v);
         }

@@ -8,6 +8,7 @@
 # tuning/README.md for running the shards as a job array).
 #   tuning/pattern-data.sh                     # russian and brazilian, 100 shards each
 #   SHARDS=200 tuning/pattern-data.sh russian  # one variant, more shards
+#   SHARDS=6 tuning/pattern-data.sh adiyukh-64 adiyukh-80  # the built-in Adiyukh data
 # DATA (default tuning/out/patterns), SHARD (10000), SHARDS (100), DEPTH (6),
 # THREADS (all cores) override the sizes.
 set -euo pipefail

@@ -156,7 +156,7 @@ enum Cmd {
         #[arg(long, default_value_t = 1.0, value_parser = real(|x| x > 0.0, "a number above 0"))]
         lr: f64,
         /// L2 penalty per squared centi-man (hundredth of a point); default
-        /// 0.01 for russian and brazilian, 0.1 for the Adiyukh variants.
+        /// 0.01 for russian and brazilian, 0.3 for the Adiyukh variants.
         #[arg(long, value_parser = real(|x| x >= 0.0, "a number from 0 up"))]
         l2: Option<f64>,
         /// Positions per gradient step.
