@@ -145,6 +145,9 @@ impl Engine {
     /// An engine with default options and the Russian start position.
     pub fn new() -> Engine {
         let options = Options::default();
+        // Parse the built-in weights (every variant's pattern tables) now,
+        // not in the first search, on the clock.
+        let _ = Weights::for_variant(options.variant);
         let searcher = Searcher::new(options.hash_mib, options.threads);
         let stop = searcher.stop_handle();
         Engine {
