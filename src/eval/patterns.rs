@@ -103,10 +103,18 @@ pub enum Layout {
 impl Layout {
     /// The layout of `variant`'s board.
     pub fn of(variant: Variant) -> Layout {
-        if variant.geometry().files() == 10 {
+        if variant.geometry() == Geometry::BOARD_80 {
             Layout::Board80
         } else {
             Layout::Board64
+        }
+    }
+
+    /// The board.
+    pub const fn geometry(self) -> Geometry {
+        match self {
+            Layout::Board64 => Geometry::BOARD_64,
+            Layout::Board80 => Geometry::BOARD_80,
         }
     }
 
@@ -270,8 +278,8 @@ const MAGICS_64: [u64; REGIONS_64] = {
     out
 };
 
-const LAYOUT_64: [Region; REGIONS_64] = layout(Geometry::BOARD_64, &MAGICS_64);
-const LAYOUT_80: [Region; REGIONS_80] = layout(Geometry::BOARD_80, &MAGICS_80);
+const LAYOUT_64: [Region; REGIONS_64] = layout(Layout::Board64.geometry(), &MAGICS_64);
+const LAYOUT_80: [Region; REGIONS_80] = layout(Layout::Board80.geometry(), &MAGICS_80);
 
 /// The regions of a board: region `i` is the 4x4 block with its lower left
 /// corner on file `2 * (i % per_rank)`, rank `RANKS[i / per_rank]`, where
@@ -339,11 +347,7 @@ fn turned(layout: Layout) -> Vec<u16> {
     let table = layout.table();
     let n = table.len();
     // Turning maps bit b to bits - 1 - b (36 bits on 8x8, 44 on 8x10).
-    let g = match layout {
-        Layout::Board64 => Geometry::BOARD_64,
-        Layout::Board80 => Geometry::BOARD_80,
-    };
-    let bits = (g.half as u32 * 8 + 4) as u8;
+    let bits = layout.geometry().half * 8 + 4;
     let mut out = vec![0u16; n * CONFIGS];
     for r in 0..n {
         let (from, to) = (&table[r].squares, &table[n - 1 - r].squares);
@@ -651,14 +655,12 @@ mod tests {
         }
     }
 
-    const LAYOUTS: [(Layout, Geometry); 2] = [
-        (Layout::Board64, Geometry::BOARD_64),
-        (Layout::Board80, Geometry::BOARD_80),
-    ];
+    const LAYOUTS: [Layout; 2] = [Layout::Board64, Layout::Board80];
 
     #[test]
     fn regions_cover_the_board_and_gather_exactly() {
-        for (layout, g) in LAYOUTS {
+        for layout in LAYOUTS {
+            let g = layout.geometry();
             let table = layout.table();
             assert_eq!(table.len(), layout.regions());
             let mut covered = 0u64;
@@ -719,7 +721,7 @@ mod tests {
 
     #[test]
     fn turning_twice_is_the_identity() {
-        for (layout, _) in LAYOUTS {
+        for layout in LAYOUTS {
             let t = layout.turned_configs();
             let n = layout.regions();
             assert_eq!(t.len(), n * CONFIGS);
