@@ -10,6 +10,9 @@
 //! One `<label> <position text>` line per position. The label is the game's
 //! result from White's point of view: 1, 0.5 or 0 for Russian and Brazilian,
 //! the final count difference (White minus Black, in checkers) for Adiyukh.
+//! A file made by `shashki-tune rescore` ([`crate::rescore`]) has a second
+//! number, a search's score of the position (White's side, the
+//! evaluation's unit): `<label> <score> <position text>`.
 
 use shashki::fen::parse_position;
 use shashki::{Position, Variant};
@@ -19,8 +22,10 @@ use std::collections::HashSet;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
     pub label: f64,
+    /// A search's score from White's side, when the file has one.
+    pub score: Option<f64>,
     pub pos: Position,
-    /// The line as written (`<label> <position text>`).
+    /// The line as written (`<label> [<score>] <position text>`).
     pub line: String,
 }
 
@@ -89,9 +94,11 @@ impl DataSet {
                 .ok()
                 .filter(|x: &f64| x.is_finite())
                 .ok_or_else(|| err(format!("'{first}' is not a number")))?;
-            let pos = parse_position(set.variant, rest).map_err(|e| err(e.to_string()))?;
+            let (score, text) = split_score(rest).map_err(err)?;
+            let pos = parse_position(set.variant, text).map_err(|e| err(e.to_string()))?;
             set.samples.push(Sample {
                 label,
+                score,
                 pos,
                 line: format!("{first} {rest}"),
             });
@@ -124,6 +131,23 @@ impl DataSet {
     }
 }
 
+/// The optional search score at the start of `rest` (what follows the
+/// label) and the position text after it. A position text starts with a
+/// letter (`W`, `B` or a keyword), so a leading number or sign is a score.
+pub fn split_score(rest: &str) -> Result<(Option<f64>, &str), String> {
+    let rest = rest.trim();
+    if !rest.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+') {
+        return Ok((None, rest));
+    }
+    let (first, text) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    let score = first
+        .parse()
+        .ok()
+        .filter(|x: &f64| x.is_finite())
+        .ok_or_else(|| format!("score '{first}' is not a number"))?;
+    Ok((Some(score), text.trim()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,7 +158,12 @@ mod tests {
         let d = DataSet::parse(text).unwrap();
         assert_eq!(d.samples.len(), 2);
         assert_eq!(d.samples[1].label, 0.5);
+        assert_eq!(d.samples[1].score, None);
         assert_eq!(DataSet::parse(&d.to_text("x")).unwrap(), d);
+        let scored = DataSet::parse("variant russian\n1 -35 startpos\n0 +7 W:Wc3:Bf6\n").unwrap();
+        assert_eq!(scored.samples[0].score, Some(-35.0));
+        assert_eq!(scored.samples[1].score, Some(7.0));
+        assert_eq!(scored.samples[1].pos, d.samples[1].pos);
         for (bad, want) in [
             ("1 startpos\n", "line 1: positions before"),
             (
@@ -146,6 +175,11 @@ mod tests {
                 "line 2: 'nan' is not a number",
             ),
             ("variant russian\n1 W:Wz9\n", "line 2:"),
+            (
+                "variant russian\n1 12x W:Wc3:Bf6\n",
+                "line 2: score '12x' is not a number",
+            ),
+            ("variant russian\n1 12\n", "line 2:"),
             ("variant chess\n", "line 1:"),
             ("", "no 'variant"),
         ] {

@@ -400,6 +400,7 @@ mod tests {
                 .into_iter()
                 .map(|pos| Sample {
                     label: target.predict(white_eval(&pos, &truth)),
+                    score: None,
                     pos,
                     line: String::new(),
                 })
@@ -450,6 +451,7 @@ mod tests {
             .into_iter()
             .map(|pos| Sample {
                 label: Target::Result { k: 0.004 }.predict(white_eval(&pos, &start)),
+                score: None,
                 pos,
                 line: String::new(),
             })

@@ -103,6 +103,7 @@ fn one_game(cfg: &GenConfig, index: u64) -> (Vec<Sample>, crate::play::End) {
         .into_iter()
         .map(|pos| Sample {
             label: value,
+            score: None,
             line: format!("{label} {}", position_text(&pos)),
             pos,
         })

@@ -1,5 +1,6 @@
 //! The Shashki evaluation tuner: self-play data ([`gen`]), data files
-//! ([`data`]), Texel-style fitting ([`fit`]), the loss plot ([`plot`]) and
+//! ([`data`]), search scores for them ([`rescore`]), Texel-style fitting
+//! ([`fit`]), the pattern fit ([`patterns`]), the loss plot ([`plot`]) and
 //! tuned-against-baseline matches ([`compare`]), and endgame starting
 //! positions from games for matches ([`endgames`]). The command line is
 //! `shashki-tune` (`src/main.rs`); see `tuning/README.md`.
@@ -12,3 +13,4 @@ pub mod gen;
 pub mod patterns;
 pub mod play;
 pub mod plot;
+pub mod rescore;

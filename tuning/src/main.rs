@@ -3,6 +3,7 @@
 
 use clap::Subcommand;
 use shashki::cli::{real, whole, within};
+use shashki::eval::patterns::{is_patterns_file, Patterns};
 use shashki::input;
 use shashki::weights::Weights;
 use shashki::Variant;
@@ -13,8 +14,10 @@ use shashki_tuning::fit::{fit, FitConfig, Target};
 use shashki_tuning::gen::{generate, GenConfig};
 use shashki_tuning::patterns::{default_l2, fit_patterns, PatternData, PatternFitConfig};
 use shashki_tuning::plot::loss_svg;
+use shashki_tuning::rescore::rescore;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 #[derive(clap::Parser)]
 #[command(name = "shashki-tune", about = "Tune the Shashki evaluation")]
@@ -84,13 +87,32 @@ enum Cmd {
         /// Adjudicate at this many plies.
         #[arg(long, default_value_t = 300, value_parser = whole::<usize>(1, PLIES_MAX))]
         max_plies: usize,
-        /// Play with these weights (default: the built-in ones), e.g. a
-        /// first round's fit for a second round.
+        /// Play with these weights (default: the built-in hand-shaped ones
+        /// without patterns), e.g. a first round's fit for a second round:
+        /// a weights text file, or a pattern weights file (with the built-in
+        /// hand-shaped weights).
         #[arg(long)]
         weights: Option<PathBuf>,
         /// Output data file.
         #[arg(long)]
         out: PathBuf,
+    },
+    /// Add a fixed-depth search's score to every position of a data file
+    /// (for `fit-patterns --result`).
+    Rescore {
+        /// Search depth per position.
+        #[arg(long, default_value_t = 10, value_parser = within::<u32>(input::DEPTH))]
+        depth: u32,
+        /// Search with these weights (default: the built-in ones): a weights
+        /// text file, or a pattern weights file with the built-in
+        /// hand-shaped weights.
+        #[arg(long)]
+        weights: Option<PathBuf>,
+        /// Output data file, the input's lines with the score added.
+        #[arg(long)]
+        out: PathBuf,
+        /// Data file (from gen or merge).
+        input: PathBuf,
     },
     /// Concatenate data files of one variant, dropping repeated lines.
     Merge {
@@ -168,6 +190,11 @@ enum Cmd {
         /// Seed of the shuffling.
         #[arg(long, default_value_t = 1, value_parser = whole::<u64>(0, u64::MAX))]
         seed: u64,
+        /// Weight of the game's outcome in the labels, from 0 to 1; the rest
+        /// goes to the prediction of the search's score, which the data
+        /// must then have (`rescore`).
+        #[arg(long, default_value_t = 1.0, value_parser = real(|x| (0.0..=1.0).contains(&x), "a number from 0 to 1"))]
+        result: f64,
         /// Data files, or folders whose `*.data` files are all read.
         #[arg(required = true)]
         data: Vec<PathBuf>,
@@ -262,6 +289,22 @@ fn read_weights(path: &Path, variant: Variant) -> Result<Weights, String> {
     Ok(w)
 }
 
+/// Weights to play or search with: a weights text file, or a pattern
+/// weights file (`fit-patterns`), which replaces the built-in patterns of
+/// `variant` beside its built-in hand-shaped weights.
+fn read_play_weights(path: &Path, variant: Variant) -> Result<Weights, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if !is_patterns_file(&bytes) {
+        return read_weights(path, variant);
+    }
+    let p = Patterns::from_bytes(&bytes, Some(variant))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(Weights {
+        patterns: Some(Arc::new(p)),
+        ..Weights::for_variant(variant).clone()
+    })
+}
+
 fn read_data(path: &Path) -> Result<DataSet, String> {
     DataSet::parse(&read(path)?).map_err(|e| format!("{}: {e}", path.display()))
 }
@@ -288,7 +331,7 @@ fn run(cli: Cli) -> Result<(), String> {
             out,
         } => {
             let play_weights = match &weights {
-                Some(p) => Some(read_weights(p, variant)?),
+                Some(p) => Some(read_play_weights(p, variant)?),
                 None => None,
             };
             let cfg = GenConfig {
@@ -322,6 +365,41 @@ fn run(cli: Cli) -> Result<(), String> {
                 st.black_wins,
                 st.capped,
                 st.positions,
+                out.display(),
+                start.elapsed().as_secs_f64()
+            );
+        }
+        Cmd::Rescore {
+            depth,
+            weights,
+            out,
+            input,
+        } => {
+            let set = read_data(&input)?;
+            let w = match &weights {
+                Some(p) => Some(read_play_weights(p, set.variant)?),
+                None => None,
+            };
+            let start = std::time::Instant::now();
+            let scored = rescore(&set, depth, w.as_ref(), progress);
+            let mut comment: String = read(&input)?
+                .lines()
+                .take_while(|l| l.starts_with('#'))
+                .map(|l| format!("{}\n", l.trim_start_matches('#').trim()))
+                .collect();
+            comment.push_str(&format!(
+                "shashki-tune rescore --depth {depth}{} {}",
+                weights
+                    .as_ref()
+                    .map(|p| format!(" --weights {}", p.display()))
+                    .unwrap_or_default(),
+                input.display()
+            ));
+            write(&out, &scored.to_text(&comment))?;
+            println!(
+                "{}: {} positions scored at depth {depth} -> {} ({:.1} s)",
+                set.variant,
+                scored.samples.len(),
                 out.display(),
                 start.elapsed().as_secs_f64()
             );
@@ -426,6 +504,7 @@ fn run(cli: Cli) -> Result<(), String> {
             batch,
             validation,
             seed,
+            result,
             data,
         } => {
             let mut files = Vec::new();
@@ -466,6 +545,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 batch,
                 l2: l2.unwrap_or(default_l2(variant)),
                 seed,
+                result,
             };
             let t1 = std::time::Instant::now();
             let r = fit_patterns(&set, &cfg, |epoch, (tr, va)| {
@@ -474,8 +554,16 @@ fn run(cli: Cli) -> Result<(), String> {
                 }
             })?;
             let (b, a) = (r.history[0], r.history[r.best_epoch]);
+            let labels = if result < 1.0 {
+                format!(
+                    ", labels {result} x outcome + {} x the search's prediction",
+                    1.0 - result
+                )
+            } else {
+                String::new()
+            };
             println!(
-                "{variant}: {positions} positions, L2 {}, {}\n\
+                "{variant}: {positions} positions, L2 {}{labels}, {}\n\
                  hand-shaped alone: train {:.6} validation {:.6}\n\
                  with patterns:     train {:.6} validation {:.6} (epoch {} of {}, {:.0} s)\n\
                  engine's own evaluation on {} validation positions: {:.6} -> {:.6}",

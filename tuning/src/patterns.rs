@@ -32,6 +32,7 @@
 //! loss. Data files are streamed line by line into compact rows (about 64
 //! bytes a position), so tens of millions of positions fit in memory.
 
+use crate::data::split_score;
 use crate::fit::best_k;
 use crate::play::mix;
 use rand::rngs::StdRng;
@@ -56,8 +57,12 @@ pub struct Row {
     /// game), 1 elsewhere.
     pub scale: f32,
     /// The game's outcome for White: the result 1, 0.5 or 0, or the final
-    /// count difference.
+    /// count difference (or, after [`PatternData::blended`], its blend
+    /// with the search's prediction).
     pub label: f32,
+    /// A search's score from White's side (`shashki-tune rescore`), NaN
+    /// when the data has none.
+    pub score: f32,
     /// `pieces / 24` (or 30): the weight of the full-board phase.
     pub full: f32,
     /// Configuration per region, from White's view.
@@ -92,6 +97,16 @@ impl Target {
         }
     }
 
+    /// What the evaluation `eval` (White's side) predicts: the expected
+    /// result, or the count difference in points.
+    #[inline]
+    pub fn predict(self, eval: f64) -> f64 {
+        match self {
+            Target::Result { k } => sigmoid(k * eval),
+            Target::Count => eval / 100.0,
+        }
+    }
+
     /// What the loss is, for reports.
     pub fn describe(self) -> String {
         match self {
@@ -112,8 +127,9 @@ pub struct PatternData {
     pub train: Vec<Row>,
     pub validation: Vec<Row>,
     /// Some validation positions themselves, to measure the engine's own
-    /// evaluation with the rounded weights.
-    pub check: Vec<(Position, f32)>,
+    /// evaluation with the rounded weights: the position, its label and
+    /// its score (as in [`Row`]).
+    pub check: Vec<(Position, f32, f32)>,
 }
 
 /// Positions kept for the engine's own check.
@@ -205,13 +221,23 @@ impl PatternData {
                         .filter(|x: &f32| (0.0..=1.0).contains(x))
                         .ok_or_else(|| err(format!("'{label}' is not a result from 0 to 1")))?
                 };
-                let pos = parse_position(v, text.trim()).map_err(|e| err(e.to_string()))?;
+                let (score, text) = split_score(text).map_err(err)?;
+                // A won position's score says no more than a sure win (and
+                // a count beyond the board's is impossible).
+                let most = if towers {
+                    100.0 * full as f64
+                } else {
+                    SCORE_MAX
+                };
+                let score = score.map_or(f32::NAN, |s| s.clamp(-most, most) as f32);
+                let pos = parse_position(v, text).map_err(|e| err(e.to_string()))?;
                 let inp = pattern_inputs(&pos, w);
                 let held = (mix(pos.key() ^ 0x5eed) % 10_000) as f64 / 10_000.0 < validation;
                 let row = Row {
                     hand: inp.hand as f32,
                     scale: inp.scale as f32,
                     label,
+                    score,
                     full: inp.pieces.clamp(0, full) as f32 / full as f32,
                     idx: inp.indices,
                 };
@@ -223,7 +249,7 @@ impl PatternData {
         for (row, pos, held) in parsed {
             if held {
                 if self.check.len() < CHECK_MAX && mix(pos.key()) % 8 == 0 {
-                    self.check.push((pos, row.label));
+                    self.check.push((pos, row.label, row.score));
                 }
                 self.validation.push(row);
             } else {
@@ -231,6 +257,51 @@ impl PatternData {
             }
         }
         Ok(n)
+    }
+}
+
+/// Search scores are clamped to this (centi-men) for the results: a sure
+/// win is a sure win, however far the mate.
+const SCORE_MAX: f64 = 2_000.0;
+
+impl PatternData {
+    /// The positions with each label replaced by `result * outcome + (1 -
+    /// result) * target.predict(score)`: the game's outcome blended with
+    /// what the search's score predicts. Every position needs a score.
+    pub fn blended(&self, target: Target, result: f64) -> Result<PatternData, String> {
+        let missing = self
+            .train
+            .iter()
+            .chain(&self.validation)
+            .filter(|r| r.score.is_nan())
+            .count();
+        if missing > 0 {
+            return Err(format!(
+                "blending needs search scores: {missing} positions have none (make them with 'shashki-tune rescore')"
+            ));
+        }
+        let mix = |label: f32, score: f32| {
+            (result * label as f64 + (1.0 - result) * target.predict(score as f64)) as f32
+        };
+        let rows = |rows: &[Row]| {
+            rows.iter()
+                .map(|r| Row {
+                    label: mix(r.label, r.score),
+                    ..r.clone()
+                })
+                .collect()
+        };
+        Ok(PatternData {
+            variant: self.variant,
+            layout: self.layout,
+            train: rows(&self.train),
+            validation: rows(&self.validation),
+            check: self
+                .check
+                .iter()
+                .map(|&(p, y, s)| (p, mix(y, s), s))
+                .collect(),
+        })
     }
 }
 
@@ -246,6 +317,10 @@ pub struct PatternFitConfig {
     /// The L2 penalty per squared unit (the loss is a sum over positions).
     pub l2: f64,
     pub seed: u64,
+    /// The weight of the game's outcome in the labels, the rest going to
+    /// the search's score (1: the outcome alone; see
+    /// [`PatternData::blended`]).
+    pub result: f64,
 }
 
 impl PatternFitConfig {
@@ -258,6 +333,7 @@ impl PatternFitConfig {
             batch: 65_536,
             l2: default_l2(variant),
             seed: 1,
+            result: 1.0,
         }
     }
 }
@@ -372,12 +448,21 @@ pub fn fit_patterns(
         return Err("no training positions".into());
     }
     let regions = data.layout.regions();
+    // k is fitted to the outcomes (before any blend), so that the patterns
+    // stay in the search's units.
     let target = if data.variant.rules().towers {
         Target::Count
     } else {
         Target::Result {
             k: fit_k(&data.train),
         }
+    };
+    let blended;
+    let data = if cfg.result < 1.0 {
+        blended = data.blended(target, cfg.result)?;
+        &blended
+    } else {
+        data
     };
     let model = Model {
         regions,
@@ -462,7 +547,7 @@ pub fn fit_patterns(
         let sum: f64 = data
             .check
             .par_iter()
-            .map(|(pos, y)| {
+            .map(|(pos, y, _)| {
                 let e = evaluate_with(pos, w) as f64;
                 let white = if pos.side_to_move() == Color::White {
                     e

@@ -171,7 +171,7 @@ fn argument_errors_are_one_line_and_a_hint() {
     let cases: &[(&[&str], &[&str])] = &[
         (
             &[],
-            &["'shashki-tune' needs a command: gen, merge, fit, fit-patterns, compare"],
+            &["'shashki-tune' needs a command: gen, rescore, merge, fit, fit-patterns, compare"],
         ),
         (&["gen"], &["required", "--variant", "--games", "--out"]),
         (
@@ -410,7 +410,40 @@ fn fit_patterns_lowers_the_validation_loss() {
         assert!(p.weights().iter().any(|&w| w != 0));
         assert!(std::fs::read_to_string(&svg).unwrap().contains("<polyline"));
     }
+    // The same Russian data with depth-4 search scores, the labels half
+    // outcome and half the search's prediction: the fit still learns.
     let data = temp("russian.data");
+    let (scored, bin) = (temp("russian-scored.data"), temp("blend.bin"));
+    let (code, out, err) = tune(&["rescore", "--depth", "4", "--out", &s(&scored), &s(&data)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("positions scored at depth 4"), "{out}");
+    let text = std::fs::read_to_string(&scored).unwrap();
+    assert!(
+        text.contains("# shashki-tune rescore --depth 4"),
+        "the command is kept"
+    );
+    let plain = std::fs::read_to_string(&data).unwrap();
+    let count = |t: &str| t.lines().filter(|l| !l.starts_with('#')).count();
+    assert_eq!(count(&text), count(&plain), "one line per position");
+    let (code, out, err) = tune(&[
+        "fit-patterns",
+        "--variant",
+        "russian",
+        "--result",
+        "0.5",
+        "--out",
+        &s(&bin),
+        "--batch",
+        "1024",
+        &s(&scored),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("labels 0.5 x outcome + 0.5 x the search's prediction"),
+        "{out}"
+    );
+    let (before, after) = validation_losses(&out);
+    assert!(after < before * 0.99, "blended: {before} -> {after}: {out}");
     let labels = temp("bad-label.data");
     std::fs::write(&labels, "variant adiyukh-64\n25 W:Wa1:Bh8\n").unwrap();
     // Bad input: one line, status 2.
@@ -446,6 +479,23 @@ fn fit_patterns_lowers_the_validation_loss() {
                 "x.bin",
                 "/nonexistent/p.data",
             ],
+            "cannot read /nonexistent/p.data",
+        ),
+        (
+            vec![
+                "fit-patterns",
+                "--variant",
+                "russian",
+                "--result",
+                "0.5",
+                "--out",
+                "x.bin",
+                data.to_str().unwrap(),
+            ],
+            "have none (make them with 'shashki-tune rescore')",
+        ),
+        (
+            vec!["rescore", "--out", "x.data", "/nonexistent/p.data"],
             "cannot read /nonexistent/p.data",
         ),
     ] {
