@@ -157,12 +157,14 @@ impl Live {
             Event::BestMove { search, mv } => {
                 let mut core = self.core.lock().expect("session lock");
                 let running = core.running.filter(|r| r.id == search);
+                // The best move of a search replaced by a newer one changes
+                // nothing: the newer one runs on.
                 if running.is_some() {
                     core.running = None;
-                }
-                if let Some(st) = core.engine_status.as_mut() {
-                    st.state = "ready";
-                    st.search = None;
+                    if let Some(st) = core.engine_status.as_mut() {
+                        st.state = "ready";
+                        st.search = None;
+                    }
                 }
                 let mut played = false;
                 if let (Some(r), Some(text)) = (running, &mv) {
