@@ -533,6 +533,24 @@ async fn engine_lifecycle() {
     .await;
     assert!(best["move"].is_string(), "{best}");
 
+    // A new search while one runs: the running one is stopped, its best
+    // move reported, and the new one (on a Fischer clock) runs to its end.
+    let (_, v) = post(addr, &format!("{s}/engine/go"), json!({ "infinite": true })).await;
+    let old = v["search"].clone();
+    wait_for(&mut ws, "info", |v| {
+        v["type"] == "info" && v["search"] == old
+    })
+    .await;
+    let clock = json!({ "wtime": 2000, "btime": 2000, "winc": 20, "binc": 20 });
+    let (status, v) = post(addr, &format!("{s}/engine/go"), clock).await;
+    assert_eq!(status, 200, "{v}");
+    let new = v["search"].clone();
+    let first = wait_for(&mut ws, "bestmove", |v| v["type"] == "bestmove").await;
+    assert_eq!(first["search"], old, "{first}");
+    let second = wait_for(&mut ws, "bestmove", |v| v["type"] == "bestmove").await;
+    assert_eq!(second["search"], new, "{second}");
+    assert!(second["move"].is_string(), "{second}");
+
     // Bad limits change nothing.
     for (body, says) in [
         (json!({}), "give a limit"),
