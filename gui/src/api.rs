@@ -76,7 +76,40 @@ pub fn router(reg: Reg, loopback_only: bool) -> Router {
     if loopback_only {
         r = r.layer(middleware::from_fn(loopback_host));
     }
-    r
+    r.layer(middleware::from_fn(same_origin))
+}
+
+/// A request a browser sends from a page (it names the page's `Origin`)
+/// must come from this server's own page: another site's page cannot make
+/// sessions or start engines here.
+async fn same_origin(req: Request, next: Next) -> Response {
+    let (origin, host) = {
+        let text = |name| {
+            req.headers()
+                .get(name)
+                .and_then(|h| h.to_str().ok())
+                .map(str::to_string)
+        };
+        (text(header::ORIGIN), text(header::HOST))
+    };
+    if let Some(origin) = origin {
+        let host = host.unwrap_or_default();
+        let origin_host = origin
+            .strip_prefix("http://")
+            .or_else(|| origin.strip_prefix("https://"))
+            .unwrap_or("");
+        if origin_host.is_empty() || !origin_host.eq_ignore_ascii_case(&host) {
+            return ApiError::with(
+                StatusCode::FORBIDDEN,
+                format!(
+                    "requests from the page at {} are not served here",
+                    input::quote(&origin)
+                ),
+            )
+            .into_response();
+        }
+    }
+    next.run(req).await
 }
 
 async fn loopback_host(req: Request, next: Next) -> Response {

@@ -68,9 +68,25 @@ async fn serve(config: Config) -> SocketAddr {
 
 /// One HTTP/1.1 request; the status and the body.
 async fn raw(addr: SocketAddr, method: &str, path: &str, host: &str, body: &str) -> (u16, String) {
+    request(addr, method, path, host, "", body).await
+}
+
+/// A request with extra header lines (each ending in CRLF), empty body.
+async fn raw_with(addr: SocketAddr, method: &str, path: &str, headers: &str) -> (u16, String) {
+    request(addr, method, path, &addr.to_string(), headers, "").await
+}
+
+async fn request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    host: &str,
+    headers: &str,
+    body: &str,
+) -> (u16, String) {
     let mut s = TcpStream::connect(addr).await.unwrap();
     let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\n{headers}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     s.write_all(req.as_bytes()).await.unwrap();
@@ -405,6 +421,20 @@ async fn limits_and_loopback_hosts() {
 
     let (status, text) = raw(addr, "GET", "/", "evil.example:8080", "").await;
     assert_eq!(status, 403, "{text}");
+    // A page of another site: refused; the server's own page: served.
+    let addr = serve(config(4)).await;
+    let (status, text) = raw_with(
+        addr,
+        "POST",
+        "/api/sessions",
+        "Origin: http://evil.example\r\n",
+    )
+    .await;
+    assert_eq!(status, 403, "{text}");
+    assert!(text.contains("not served here"), "{text}");
+    let own = format!("Origin: http://{addr}\r\n");
+    let (status, text) = raw_with(addr, "POST", "/api/sessions", &own).await;
+    assert_eq!(status, 201, "{text}");
     let (status, text) = raw(addr, "GET", "/", &addr.to_string(), "").await;
     assert_eq!(status, 200);
     assert!(text.contains("<html"), "{text}");
