@@ -12,6 +12,7 @@
 //! | `POST .../new` | `{"variant"?}` | the state of a new game |
 //! | `POST .../position` | `{"fen", "variant"?}` | the state |
 //! | `POST .../pdn` | `{"pdn", "game"?}` (game from 0) | the state, cursor at the end |
+//! | `POST .../pdn/file` | the bytes of a PDN file (UTF-8, else Windows-1251) | the state of its first game |
 //! | `GET .../pdn` | | the line as PDN text (a download) |
 //! | `POST .../move` | `{"move": "c3-d4"}` or `{"path": ["c3", "e5"]}` | `{"played": "c3:e5:g3", "state"}` or `{"partial": {"path", "next", "candidates"}}` |
 //! | `POST .../takeback` | `{"plies"?}` (default 1) | the state |
@@ -61,6 +62,7 @@ pub fn router(reg: Reg, loopback_only: bool) -> Router {
         .route(&format!("{s}/new"), post(new_game))
         .route(&format!("{s}/position"), post(set_position))
         .route(&format!("{s}/pdn"), get(export_pdn).post(load_pdn))
+        .route(&format!("{s}/pdn/file"), post(load_pdn_file))
         .route(&format!("{s}/move"), post(play))
         .route(&format!("{s}/takeback"), post(takeback))
         .route(&format!("{s}/goto"), post(goto))
@@ -254,6 +256,23 @@ async fn load_pdn(State(reg): State<Reg>, Path(id): Path<String>, body: Body) ->
         .ok_or_else(|| ApiError::bad("give the PDN text as \"pdn\""))?;
     let mut core = l.core();
     core.session.load_pdn(&text, b.game.unwrap_or(0))?;
+    ok(l.state_of(&core))
+}
+
+/// A PDN file as it was uploaded: its bytes, decoded as the PDN reader
+/// reads files (UTF-8 when valid, else Windows-1251).
+async fn load_pdn_file(State(reg): State<Reg>, Path(id): Path<String>, body: Body) -> ApiResult {
+    let l = live(&reg, &id)?;
+    let bytes = axum::body::to_bytes(body, MAX_BODY).await.map_err(|_| {
+        ApiError::with(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("PDN file too large (limit {} MiB)", MAX_BODY >> 20),
+        )
+    })?;
+    let text = shashki::pdn::decode(&bytes, None)
+        .map_err(|e| ApiError::bad(format!("the PDN file is {e}")))?;
+    let mut core = l.core();
+    core.session.load_pdn(&text, 0)?;
     ok(l.state_of(&core))
 }
 

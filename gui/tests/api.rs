@@ -369,6 +369,33 @@ async fn takeback_pdn_and_stepping() {
 }
 
 #[tokio::test]
+async fn a_pdn_file_is_uploaded_as_bytes() {
+    let addr = serve(config(4)).await;
+    let (s, start) = session(addr, "russian").await;
+    let file = format!("{s}/pdn/file");
+    let host = addr.to_string();
+    // Not a game: refused with one line, the session unchanged.
+    let (status, text) = raw(addr, "POST", &file, &host, "1. c3-c4 *").await;
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert_error(status, &v, 400, "bad PDN");
+    let (_, v) = get(addr, &s).await;
+    assert_eq!(v["fen"], start["fen"]);
+    // A game: loaded, the cursor at its end.
+    let (status, text) = raw(
+        addr,
+        "POST",
+        &file,
+        &host,
+        "[Event \"f\"]\n1. c3-d4 f6-e5 *\n",
+    )
+    .await;
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["moves"], json!(["c3-d4", "f6-e5"]));
+    assert_eq!(v["ply"], 2);
+}
+
+#[tokio::test]
 async fn adiyukh_towers_and_the_count() {
     let addr = serve(config(4)).await;
     let (s, start) = session(addr, "adiyukh-80").await;
