@@ -1,0 +1,698 @@
+//! The page in a real browser: headless Chromium driven over WebDriver
+//! (`chromedriver`), against the server in this process and this program's
+//! own engine. Skipped (with a line saying so) when Chromium or chromedriver
+//! is missing, unless `SHASHKI_REQUIRE_BROWSER=1`, which makes that a
+//! failure. Screenshots of the board in each variant go to
+//! `target/gui-screenshots/`.
+
+use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
+use fantoccini::{Client, ClientBuilder, Locator};
+use futures_util::FutureExt;
+use serde_json::{json, Value};
+use shashki_gui::engine::{EngineConfig, Program, Protocol};
+use shashki_gui::{app, Config};
+use std::net::SocketAddr;
+use std::panic::AssertUnwindSafe;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+// ------------------------------------------------------------ set-up
+
+/// A program on the PATH (or its absolute path).
+fn find_program(name: &str) -> Option<PathBuf> {
+    let paths = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&paths)
+        .chain([PathBuf::from("/usr/bin")])
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+/// Chromium and chromedriver, or `None` after saying why the test is skipped.
+fn browser() -> Option<(PathBuf, PathBuf)> {
+    let chromium = find_program("chromium");
+    let driver = find_program("chromedriver");
+    match (chromium, driver) {
+        (Some(c), Some(d)) => Some((c, d)),
+        (c, d) => {
+            let missing: Vec<&str> = [("chromium", c.is_none()), ("chromedriver", d.is_none())]
+                .iter()
+                .filter(|(_, m)| *m)
+                .map(|(n, _)| *n)
+                .collect();
+            let msg = format!(
+                "{} not found (Debian: apt-get install chromium chromium-driver)",
+                missing.join(" and ")
+            );
+            if std::env::var("SHASHKI_REQUIRE_BROWSER").is_ok_and(|v| v == "1") {
+                panic!("SHASHKI_REQUIRE_BROWSER=1 but {msg}");
+            }
+            println!("skipped: the browser test: {msg}");
+            None
+        }
+    }
+}
+
+/// The `shashki` engine of this build (built now if missing).
+fn engine_path() -> PathBuf {
+    let exe = std::env::current_exe().expect("test binary path");
+    if let Ok(p) = shashki_gui::engine_beside(&exe) {
+        return p;
+    }
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let status = Command::new(cargo)
+        .args([
+            "build",
+            "--profile",
+            "test",
+            "-p",
+            "shashki",
+            "--bin",
+            "shashki",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .status()
+        .expect("run cargo build for the engine");
+    assert!(status.success(), "cargo build -p shashki failed");
+    shashki_gui::engine_beside(&exe).expect("the engine after building it")
+}
+
+async fn serve() -> SocketAddr {
+    let config = Config {
+        engine: EngineConfig {
+            program: Program::Path(engine_path()),
+            protocol: Protocol::Uci,
+            hash_mib: 16,
+        },
+        max_sessions: 4,
+        max_engine_starts: 4,
+        idle: Duration::from_secs(3600),
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let router = app(config, true);
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    addr
+}
+
+/// chromedriver on a free port; killed when dropped.
+struct Driver {
+    child: Child,
+    port: u16,
+    profile: PathBuf,
+}
+
+impl Driver {
+    fn start(driver: &Path) -> Driver {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let child = Command::new(driver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromedriver");
+        let profile =
+            std::env::temp_dir().join(format!("shashki-gui-chromium-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&profile);
+        Driver {
+            child,
+            port,
+            profile,
+        }
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.profile);
+    }
+}
+
+async fn connect(d: &Driver, chromium: &Path) -> Client {
+    let caps = json!({
+        "goog:chromeOptions": {
+            "binary": chromium,
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync",
+                "--window-size=1400,1100",
+                format!("--user-data-dir={}", d.profile.display()),
+            ],
+        }
+    });
+    let caps = match caps {
+        Value::Object(m) => m,
+        _ => unreachable!(),
+    };
+    let url = format!("http://127.0.0.1:{}", d.port);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+        match ClientBuilder::new(connector)
+            .capabilities(caps.clone())
+            .connect(&url)
+            .await
+        {
+            Ok(c) => return c,
+            Err(e) if Instant::now() > deadline => panic!("cannot start Chromium: {e}"),
+            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    }
+}
+
+// ------------------------------------------------------------ page helpers
+
+/// The value of a JavaScript expression in the page.
+async fn js(c: &Client, expr: &str) -> Value {
+    c.execute(&format!("return ({expr});"), vec![])
+        .await
+        .unwrap_or_else(|e| panic!("script {expr}: {e}"))
+}
+
+/// Wait (up to 20 s) until the expression is true in the page.
+async fn wait(c: &Client, what: &str, expr: &str) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if js(c, expr).await == Value::Bool(true) {
+            return;
+        }
+        if Instant::now() > deadline {
+            let message = js(c, "document.getElementById('message').textContent").await;
+            let fen = js(c, "window.shashkiState && window.shashkiState.fen").await;
+            panic!("timed out waiting for {what} ({expr}); message: {message}, position: {fen}");
+        }
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+}
+
+async fn state(c: &Client, field: &str) -> Value {
+    js(c, &format!("window.shashkiState.{field}")).await
+}
+
+async fn message(c: &Client) -> String {
+    text(c, "message").await
+}
+
+async fn text(c: &Client, id: &str) -> String {
+    c.find(Locator::Id(id)).await.unwrap().text().await.unwrap()
+}
+
+/// The moves listed on the page.
+async fn moves_shown(c: &Client) -> Vec<String> {
+    let v = js(
+        c,
+        "[...document.querySelectorAll('#moves li')].map(li => li.textContent)",
+    )
+    .await;
+    serde_json::from_value(v).unwrap()
+}
+
+/// The squares marked as possible next squares, sorted.
+async fn targets(c: &Client) -> Vec<String> {
+    let v = js(
+        c,
+        "[...document.querySelectorAll('#board .target')].map(e => e.getAttribute('data-square')).sort()",
+    )
+    .await;
+    serde_json::from_value(v).unwrap()
+}
+
+/// The element to click for a square: its piece, else its cell.
+async fn square(c: &Client, sq: &str) -> fantoccini::elements::Element {
+    let piece = format!("#board g.piece[data-square='{sq}']");
+    if let Ok(e) = c.find(Locator::Css(&piece)).await {
+        return e;
+    }
+    c.find(Locator::Css(&format!("#board rect[data-cell='{sq}']")))
+        .await
+        .unwrap_or_else(|e| panic!("no square {sq} on the board: {e}"))
+}
+
+async fn click(c: &Client, sq: &str) {
+    square(c, sq).await.click().await.unwrap();
+}
+
+async fn set_value(c: &Client, id: &str, value: &str) {
+    let e = c.find(Locator::Id(id)).await.unwrap();
+    e.clear().await.unwrap();
+    e.send_keys(value).await.unwrap();
+}
+
+async fn select(c: &Client, id: &str, value: &str) {
+    c.find(Locator::Id(id))
+        .await
+        .unwrap()
+        .select_by_value(value)
+        .await
+        .unwrap();
+}
+
+async fn button(c: &Client, id: &str) {
+    c.find(Locator::Id(id))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+}
+
+/// Choose a variant (a new game) and wait for its board.
+async fn variant(c: &Client, v: &str) {
+    select(c, "variant", v).await;
+    wait(
+        c,
+        &format!("a new {v} game"),
+        &format!("window.shashkiState.variant === '{v}' && window.shashkiState.moves.length === 0"),
+    )
+    .await;
+}
+
+/// Set a position by pasting its text.
+async fn paste_position(c: &Client, fen: &str) {
+    set_value(c, "fen", fen).await;
+    button(c, "set-fen").await;
+}
+
+/// Play a legal move (its path) by clicking square after square, checking
+/// that the page waits for more squares until the move is played.
+async fn play_by_clicks(c: &Client, path: &[String]) {
+    let before = state(c, "moves.length").await.as_u64().unwrap();
+    let played = format!("window.shashkiState.moves.length > {before}");
+    for (i, sq) in path.iter().enumerate() {
+        click(c, sq).await;
+        let chosen =
+            format!("document.querySelector(\"#board .selected[data-square='{sq}']\") !== null");
+        wait(
+            c,
+            &format!("square {sq} taken"),
+            &format!("({played}) || ({chosen})"),
+        )
+        .await;
+        if js(c, &played).await == Value::Bool(true) {
+            assert_eq!(
+                i + 1,
+                path.len(),
+                "played before the last square of {path:?}"
+            );
+            return;
+        }
+    }
+    panic!("the path {path:?} was not played");
+}
+
+async fn screenshot(c: &Client, dir: &Path, name: &str) {
+    let png = c
+        .find(Locator::Id("board-area"))
+        .await
+        .unwrap()
+        .screenshot()
+        .await
+        .unwrap();
+    assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
+    std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
+}
+
+/// The moves of PDN text (tags, move numbers, comments and result left out).
+fn pdn_moves(pdn: &str) -> Vec<String> {
+    pdn.lines()
+        .filter(|l| !l.trim_start().starts_with('['))
+        .flat_map(|l| l.split_whitespace())
+        .map(|t| t.trim_start_matches(|ch: char| ch.is_ascii_digit() || ch == '.'))
+        .filter(|t| {
+            !t.is_empty() && !["*", "1-0", "0-1", "2-0", "0-2", "1-1", "1/2-1/2"].contains(t)
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+// ------------------------------------------------------------ the test
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_in_chromium() {
+    let Some((chromium, driver)) = browser() else {
+        return;
+    };
+    let addr = serve().await;
+    let d = Driver::start(&driver);
+    let c = connect(&d, &chromium).await;
+    let shots = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/gui-screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    let result = AssertUnwindSafe(scenario(&c, addr, &shots))
+        .catch_unwind()
+        .await;
+    let _ = c.close().await;
+    drop(d);
+    if let Err(panic) = result {
+        std::panic::resume_unwind(panic);
+    }
+    println!(
+        "screenshots: {}",
+        shots.canonicalize().unwrap_or(shots).display()
+    );
+}
+
+async fn scenario(c: &Client, addr: SocketAddr, shots: &Path) {
+    c.goto(&format!("http://127.0.0.1:{}/", addr.port()))
+        .await
+        .unwrap();
+    wait(c, "the page", "document.body.dataset.ready === '1'").await;
+
+    // Every variant's board, photographed.
+    for v in ["brazilian", "adiyukh-64", "adiyukh-80", "russian"] {
+        variant(c, v).await;
+        let cells = if v == "adiyukh-80" { 80 } else { 64 };
+        let n = js(
+            c,
+            "document.querySelectorAll('#board rect[data-cell]').length",
+        )
+        .await;
+        assert_eq!(n, json!(cells), "{v}: board cells");
+        screenshot(c, shots, v).await;
+    }
+
+    russian_game(c).await;
+    multi_jump(c).await;
+    towers_and_bad_input(c, shots).await;
+    pdn_file(c).await;
+}
+
+/// A Russian game against the engine by clicks: an illegal click, moves
+/// with their targets, the engine's replies and live info, the clocks,
+/// takeback, the PDN download, drag and drop, analysis.
+async fn russian_game(c: &Client) {
+    set_value(c, "depth", "3").await;
+    let start = state(c, "fen").await;
+
+    // A man that cannot move: a message, nothing changes.
+    click(c, "a1").await;
+    wait(
+        c,
+        "a message",
+        "document.getElementById('message').textContent !== ''",
+    )
+    .await;
+    let m = message(c).await;
+    assert!(m.contains("no legal move starts on a1"), "{m}");
+    assert_eq!(state(c, "fen").await, start);
+    assert!(moves_shown(c).await.is_empty());
+
+    // c3: its targets b4 and d4 are marked; d4 plays.
+    click(c, "c3").await;
+    wait(
+        c,
+        "targets of c3",
+        "document.querySelectorAll('#board .target').length === 2",
+    )
+    .await;
+    assert_eq!(targets(c).await, ["b4", "d4"]);
+    assert_eq!(message(c).await, "", "the message goes with a good click");
+    click(c, "d4").await;
+    wait(
+        c,
+        "the engine's reply",
+        "window.shashkiState.moves.length === 2",
+    )
+    .await;
+    let shown = moves_shown(c).await;
+    assert_eq!(shown[0], "c3-d4");
+    assert_eq!(state(c, "side").await, "white");
+
+    // The engine's live info: depth, score and a line.
+    wait(
+        c,
+        "engine info",
+        "/depth \\d+ +score [-+]?\\d/.test(document.getElementById('info').textContent)",
+    )
+    .await;
+    let line = js(
+        c,
+        "document.querySelector('#lines li') && document.querySelector('#lines li').textContent",
+    )
+    .await;
+    let line = line.as_str().unwrap_or_default().to_string();
+    assert!(
+        line.split_whitespace().count() >= 2,
+        "a scored line: {line:?}"
+    );
+
+    // Another move (the first legal one, clicked square by square) and its reply.
+    let path: Vec<String> = serde_json::from_value(state(c, "legal[0].path").await).unwrap();
+    play_by_clicks(c, &path).await;
+    wait(
+        c,
+        "the engine's second reply",
+        "window.shashkiState.moves.length === 4",
+    )
+    .await;
+    let four = moves_shown(c).await;
+    assert_eq!(four.len(), 4);
+
+    // Takeback: the engine's reply and our move go.
+    button(c, "takeback").await;
+    wait(c, "takeback", "window.shashkiState.moves.length === 2").await;
+    assert_eq!(moves_shown(c).await, four[..2]);
+    assert_eq!(state(c, "side").await, "white");
+
+    // Drag and drop: press on a piece, release on the next square (a
+    // longer capture's other squares clicked).
+    let first = state(c, "legal[0]").await;
+    let p: Vec<String> = serde_json::from_value(first["path"].clone()).unwrap();
+    let (from, to) = (square(c, &p[0]).await, square(c, &p[1]).await);
+    let drag = MouseActions::new("mouse".into())
+        .then(PointerAction::MoveToElement {
+            element: from,
+            duration: None,
+            x: 0.0,
+            y: 0.0,
+        })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::MoveToElement {
+            element: to,
+            duration: Some(Duration::from_millis(150)),
+            x: 0.0,
+            y: 0.0,
+        })
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        });
+    c.perform_actions(drag).await.unwrap();
+    if p.len() > 2 {
+        wait(
+            c,
+            "the drag taken",
+            "document.querySelectorAll('#board .target').length > 0",
+        )
+        .await;
+        play_by_clicks(c, &p[2..]).await;
+    }
+    wait(
+        c,
+        "the dragged move and its reply",
+        "window.shashkiState.moves.length === 4",
+    )
+    .await;
+    assert_eq!(json!(moves_shown(c).await[2]), first["move"]);
+
+    // The PDN download holds the moves shown.
+    let href = js(c, "document.getElementById('download').href").await;
+    assert!(href.as_str().unwrap().ends_with("/pdn"), "{href}");
+    let pdn = c
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             fetch(document.getElementById('download').href).then(r => r.text()).then(done, e => done('error ' + e));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let pdn = pdn.as_str().unwrap();
+    assert!(pdn.contains("[Event"), "{pdn}");
+    assert_eq!(pdn_moves(pdn), moves_shown(c).await, "PDN: {pdn}");
+
+    // The Fischer clock: both clocks shown.
+    select(c, "limit", "clock").await;
+    wait(c, "the clocks", "/White \\d+:\\d\\d/.test(document.getElementById('clock-bottom').textContent) && /Black \\d+:\\d\\d/.test(document.getElementById('clock-top').textContent)").await;
+    select(c, "limit", "depth").await;
+
+    // Analysis: several lines, live, then stopped.
+    select(c, "mode", "analyse").await;
+    set_value(c, "multipv", "2").await;
+    button(c, "analyse").await;
+    wait(
+        c,
+        "two analysis lines",
+        "document.querySelectorAll('#lines li').length === 2",
+    )
+    .await;
+    wait(
+        c,
+        "the evaluation bar",
+        "document.getElementById('evalfill').style.height !== ''",
+    )
+    .await;
+    button(c, "stop").await;
+    wait(
+        c,
+        "the search stopped",
+        "/best move/.test(document.getElementById('engine-status').textContent)",
+    )
+    .await;
+    select(c, "mode", "play").await;
+}
+
+/// A capture of several jumps chosen square by square: c3 takes d4 to e5,
+/// then either d6 (to c7) or f6 (to g7); nothing is played until the route
+/// is chosen.
+async fn multi_jump(c: &Client) {
+    select(c, "human", "both").await;
+    paste_position(c, "W:Wc3:Bd4,d6,f6,h8").await;
+    wait(
+        c,
+        "the position",
+        "window.shashkiState.fen.startsWith('W:Wc3:B') && window.shashkiState.moves.length === 0",
+    )
+    .await;
+    click(c, "c3").await;
+    wait(
+        c,
+        "c3's target",
+        "document.querySelectorAll('#board .target').length === 1",
+    )
+    .await;
+    assert_eq!(targets(c).await, ["e5"]);
+    click(c, "e5").await;
+    wait(
+        c,
+        "the two routes",
+        "document.querySelectorAll('#board .target').length === 2",
+    )
+    .await;
+    assert_eq!(targets(c).await, ["c7", "g7"]);
+    assert!(moves_shown(c).await.is_empty(), "nothing played yet");
+    click(c, "g7").await;
+    wait(c, "the capture", "window.shashkiState.moves.length === 1").await;
+    assert_eq!(moves_shown(c).await, ["c3:e5:g7"]);
+    let left: Vec<String> =
+        serde_json::from_value(js(c, "window.shashkiState.pieces.map(p => p.square).sort()").await)
+            .unwrap();
+    assert_eq!(left, ["d6", "g7", "h8"]);
+}
+
+/// An Adiyukh-80 position with towers pasted and drawn as stacks; bad
+/// position text and bad PDN: a message, the board unchanged.
+async fn towers_and_bad_input(c: &Client, shots: &Path) {
+    variant(c, "adiyukh-80").await;
+    paste_position(c, "W:Wd6-2/1,a1:Bc3-3/2,j8").await;
+    wait(
+        c,
+        "the towers",
+        "document.querySelector(\"#board g.piece.tower[data-square='d6']\") !== null",
+    )
+    .await;
+    for (sq, own, other) in [("d6", 2, 1), ("c3", 3, 2)] {
+        let sel = format!("#board g.piece.tower[data-square='{sq}']");
+        let (o, x, discs, label) = (
+            js(
+                c,
+                &format!("document.querySelector(\"{sel}\").getAttribute('data-own')"),
+            )
+            .await,
+            js(
+                c,
+                &format!("document.querySelector(\"{sel}\").getAttribute('data-other')"),
+            )
+            .await,
+            js(
+                c,
+                &format!("document.querySelectorAll(\"{sel} circle\").length"),
+            )
+            .await,
+            js(
+                c,
+                &format!("document.querySelector(\"{sel} text\").textContent"),
+            )
+            .await,
+        );
+        assert_eq!(
+            (o, x),
+            (json!(own.to_string()), json!(other.to_string())),
+            "{sq}"
+        );
+        assert_eq!(discs, json!(own + other), "{sq}: one disc a checker");
+        assert_eq!(label, json!(format!("{own}/{other}")), "{sq}");
+    }
+    let count = text(c, "count").await;
+    assert!(count.starts_with("Count: White"), "{count:?}");
+    screenshot(c, shots, "adiyukh-80-towers").await;
+
+    let board = js(c, "document.getElementById('board').innerHTML").await;
+    let fen = state(c, "fen").await;
+    paste_position(c, "W:Wz9:B").await;
+    wait(
+        c,
+        "the position text refused",
+        "document.getElementById('message').textContent !== ''",
+    )
+    .await;
+    let m = message(c).await;
+    assert!(m.starts_with("bad position text"), "{m}");
+    assert_eq!(state(c, "fen").await, fen);
+    assert_eq!(
+        js(c, "document.getElementById('board').innerHTML").await,
+        board
+    );
+
+    set_value(c, "pdn", "[Event \"x\"]\n1. c3-c4 *").await;
+    button(c, "load-pdn").await;
+    wait(
+        c,
+        "the PDN refused",
+        "/PDN/.test(document.getElementById('message').textContent)",
+    )
+    .await;
+    assert_eq!(state(c, "fen").await, fen);
+    assert_eq!(
+        js(c, "document.getElementById('board').innerHTML").await,
+        board
+    );
+}
+
+/// A PDN file in Windows-1251 uploaded: its game is loaded.
+async fn pdn_file(c: &Client) {
+    variant(c, "russian").await;
+    let file = std::env::temp_dir().join(format!("shashki-gui-test-{}.pdn", std::process::id()));
+    let mut bytes =
+        b"[Event \"\xD2\xF3\xF0\xED\xE8\xF0\"]\n[White \"\xC8\xE2\xE0\xED\xEE\xE2\"]\n".to_vec();
+    bytes.extend_from_slice(b"1. c3-d4 f6-e5 2. d4:f6 g7:e5 *\n");
+    std::fs::write(&file, bytes).unwrap();
+    c.find(Locator::Id("pdn-file"))
+        .await
+        .unwrap()
+        .send_keys(&file.display().to_string())
+        .await
+        .unwrap();
+    wait(
+        c,
+        "the uploaded game",
+        "window.shashkiState.moves.length === 4",
+    )
+    .await;
+    let _ = std::fs::remove_file(&file);
+    assert_eq!(moves_shown(c).await, ["c3-d4", "f6-e5", "d4:f6", "g7:e5"]);
+    let pdn = c
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             fetch(document.getElementById('download').href).then(r => r.text()).then(done);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(pdn.as_str().unwrap().contains("Иванов"), "{pdn}");
+}
