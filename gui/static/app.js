@@ -124,6 +124,7 @@ function show(s) {
   });
   if (s.engine) showEngine(s.engine);
   clockMoved(s);
+  tick();
   if (clock.flagged) $("status").textContent = `Game over: ${clock.flagged} lost on time`;
   afterChange();
 }
@@ -288,6 +289,7 @@ function goBody() {
 async function engineMove() {
   if (!state || state.outcome || clock.flagged) return;
   thinking = { fen: state.fen, ply: state.ply };
+  $("engine-status").textContent = "thinking";
   try {
     await api("POST", `${base()}/engine/go`, { ...goBody(), play: true });
   } catch (e) {
@@ -300,6 +302,7 @@ async function analyse() {
   if (!state || state.outcome) return;
   analysing = true;
   const multipv = Math.min(10, Math.max(1, Math.round(num("multipv", 3))));
+  $("engine-status").textContent = "analysing";
   await api("POST", `${base()}/engine/go`, { infinite: true, multipv });
 }
 

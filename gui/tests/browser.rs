@@ -376,16 +376,20 @@ async fn scenario(c: &Client, addr: SocketAddr, shots: &Path) {
         screenshot(c, shots, v).await;
     }
 
-    russian_game(c).await;
+    russian_game(c, shots).await;
+    clock_game(c).await;
     multi_jump(c).await;
     towers_and_bad_input(c, shots).await;
     pdn_file(c).await;
+    editor_and_game_end(c).await;
+    engine_death(c).await;
 }
 
 /// A Russian game against the engine by clicks: an illegal click, moves
 /// with their targets, the engine's replies and live info, the clocks,
-/// takeback, the PDN download, drag and drop, analysis.
-async fn russian_game(c: &Client) {
+/// takeback, the PDN download, drag and drop, analysis (the whole page
+/// photographed during it).
+async fn russian_game(c: &Client, shots: &Path) {
     set_value(c, "depth", "3").await;
     let start = state(c, "fen").await;
 
@@ -537,6 +541,8 @@ async fn russian_game(c: &Client) {
         "document.getElementById('evalfill').style.height !== ''",
     )
     .await;
+    let page = c.screenshot().await.unwrap();
+    std::fs::write(shots.join("page-analysis.png"), page).unwrap();
     button(c, "stop").await;
     wait(
         c,
@@ -593,7 +599,7 @@ async fn towers_and_bad_input(c: &Client, shots: &Path) {
     wait(
         c,
         "the towers",
-        "document.querySelector(\"#board g.piece.tower[data-square='d6']\") !== null",
+        "window.shashkiState.fen.includes('d6-2/1')",
     )
     .await;
     for (sq, own, other) in [("d6", 2, 1), ("c3", 3, 2)] {
@@ -695,4 +701,160 @@ async fn pdn_file(c: &Client) {
         .await
         .unwrap();
     assert!(pdn.as_str().unwrap().contains("Иванов"), "{pdn}");
+}
+
+/// A Fischer clock of 6 s: the engine answers on its clock, both clocks
+/// are shown and the one of the side to move counts down.
+async fn clock_game(c: &Client) {
+    select(c, "limit", "clock").await;
+    set_value(c, "base", "0.1").await;
+    set_value(c, "inc", "0").await;
+    button(c, "new").await;
+    wait(c, "a new game", "window.shashkiState.moves.length === 0").await;
+    // White's clock runs from the start; Black's stands.
+    let white = text(c, "clock-bottom").await;
+    assert!(
+        ["White 0:06.0", "White 0:05.9", "White 0:05.8"].contains(&white.as_str()),
+        "{white}"
+    );
+    assert_eq!(text(c, "clock-top").await, "Black 0:06.0");
+    let path: Vec<String> = serde_json::from_value(state(c, "legal[0].path").await).unwrap();
+    play_by_clicks(c, &path).await;
+    wait(
+        c,
+        "the engine's move on its clock",
+        "window.shashkiState.moves.length === 2",
+    )
+    .await;
+    let black = text(c, "clock-top").await;
+    assert!(
+        black.starts_with("Black 0:0") && black != "Black 0:06.0",
+        "{black}"
+    );
+    let white = text(c, "clock-bottom").await;
+    wait(
+        c,
+        "White's clock running",
+        &format!("document.getElementById('clock-bottom').textContent !== '{white}' && document.getElementById('clock-bottom').classList.contains('running')"),
+    )
+    .await;
+    assert_eq!(text(c, "clock-top").await, black, "Black's clock stands");
+    select(c, "limit", "depth").await;
+    wait(
+        c,
+        "the clocks hidden",
+        "document.getElementById('clock-top').hidden",
+    )
+    .await;
+}
+
+/// The board editor (clicks cycle a square's piece, the side to move) and
+/// a game's end with its reason.
+async fn editor_and_game_end(c: &Client) {
+    select(c, "mode", "edit").await;
+    button(c, "clear").await;
+    wait(
+        c,
+        "an empty board",
+        "window.shashkiState.pieces.length === 0",
+    )
+    .await;
+    for (sq, fen) in [
+        ("e3", "W:We3:B"),
+        ("e3", "W:WKe3:B"),
+        ("d6", "W:WKe3,d6:B"),
+        ("d6", "W:WKe3,Kd6:B"),
+        ("d6", "W:WKe3:Bd6"),
+    ] {
+        click(c, sq).await;
+        wait(c, fen, &format!("window.shashkiState.fen === '{fen}'")).await;
+    }
+    select(c, "edit-side", "B").await;
+    wait(
+        c,
+        "Black to move",
+        "window.shashkiState.fen === 'B:WKe3:Bd6'",
+    )
+    .await;
+    assert_eq!(message(c).await, "");
+
+    // The last black man taken: the game ends, the reason shown.
+    select(c, "mode", "play").await;
+    paste_position(c, "W:Wc3:Bd4").await;
+    wait(c, "the position", "window.shashkiState.fen === 'W:Wc3:Bd4'").await;
+    click(c, "c3").await;
+    wait(
+        c,
+        "c3's target",
+        "document.querySelectorAll('#board .target').length === 1",
+    )
+    .await;
+    click(c, "e5").await;
+    wait(c, "the end", "window.shashkiState.outcome !== null").await;
+    let status = text(c, "status").await;
+    let reason = state(c, "outcome.reason").await;
+    assert!(status.starts_with("Game over: "), "{status}");
+    assert!(
+        status.contains(reason.as_str().unwrap()) || status.len() > 20,
+        "{status} / {reason}"
+    );
+    assert_eq!(state(c, "legal.length").await, json!(0));
+}
+
+/// The engine process killed: the page says so; restarted from the page,
+/// it plays again.
+async fn engine_death(c: &Client) {
+    button(c, "new").await;
+    wait(c, "a new game", "window.shashkiState.moves.length === 0").await;
+    let me = std::process::id().to_string();
+    let engines: Vec<String> = std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| {
+            let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
+            // pid (comm) state ppid ...
+            let (head, rest) = stat.rsplit_once(") ")?;
+            let ppid = rest.split(' ').nth(1)?;
+            (head.ends_with("(shashki") && ppid == me)
+                .then(|| e.file_name().to_string_lossy().into_owned())
+        })
+        .collect();
+    assert_eq!(
+        engines.len(),
+        1,
+        "one engine process of this test: {engines:?}"
+    );
+    let killed = Command::new("kill")
+        .args(["-9", &engines[0]])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    wait(
+        c,
+        "the death reported",
+        "/engine died/.test(document.getElementById('message').textContent)",
+    )
+    .await;
+    assert!(
+        js(
+            c,
+            "document.getElementById('restart').classList.contains('alert')"
+        )
+        .await
+            == json!(true)
+    );
+    button(c, "restart").await;
+    wait(
+        c,
+        "the new engine",
+        "!document.getElementById('restart').classList.contains('alert')",
+    )
+    .await;
+    button(c, "engine-move").await;
+    wait(
+        c,
+        "a move by the new engine",
+        "window.shashkiState.moves.length === 1",
+    )
+    .await;
 }
