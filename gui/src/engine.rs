@@ -195,7 +195,7 @@ impl Engine {
         let mut has_hash = false;
         let mut has_multipv = false;
         let handshake = async {
-            send(&mut stdin, "uci").await?;
+            send(&mut stdin, "uci").await.map_err(exited)?;
             loop {
                 match lines.recv().await.map(|l| info::parse(&l)) {
                     None => return Err("the engine exited during the handshake".to_string()),
@@ -215,9 +215,10 @@ impl Engine {
                     &mut stdin,
                     &format!("setoption name Hash value {}", cfg.hash_mib),
                 )
-                .await?;
+                .await
+                .map_err(exited)?;
             }
-            send(&mut stdin, "isready").await?;
+            send(&mut stdin, "isready").await.map_err(exited)?;
             loop {
                 match lines.recv().await.map(|l| info::parse(&l)) {
                     None => return Err("the engine exited during the handshake".to_string()),
@@ -326,6 +327,12 @@ async fn send(stdin: &mut ChildStdin, line: &str) -> Result<(), String> {
         .flush()
         .await
         .map_err(|e| format!("cannot write to the engine: {e}"))
+}
+
+/// A write that failed during the handshake: the program has closed its
+/// input, as one that exits does (which of the two is seen first is chance).
+fn exited(write_error: String) -> String {
+    format!("the engine exited during the handshake ({write_error})")
 }
 
 /// Forward the engine's output lines until it closes its output.
