@@ -21,7 +21,7 @@ use crate::session::Session;
 use crate::view;
 use serde_json::{json, Value};
 use shashki::{fen, notation, Color};
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Instant;
 use tokio::sync::broadcast;
@@ -57,6 +57,8 @@ pub struct Live {
     /// Engines started so far.
     pub starts: AtomicU32,
     last_used: Mutex<Instant>,
+    /// The stamp of the last state made (see [`Live::state_of`]).
+    stamps: AtomicU64,
 }
 
 impl Live {
@@ -74,6 +76,7 @@ impl Live {
             events,
             starts: AtomicU32::new(0),
             last_used: Mutex::new(Instant::now()),
+            stamps: AtomicU64::new(0),
         }
     }
 
@@ -103,12 +106,18 @@ impl Live {
         self.state_of(&core)
     }
 
+    /// The JSON state of the session, with a `stamp` that grows with each
+    /// state made: states are made under the session's lock, so a larger
+    /// stamp is a later state, and the page drops a state that arrives
+    /// after a later one (answers and events may overtake each other).
     pub fn state_of(&self, core: &Core) -> Value {
         let engine = core
             .engine_status
             .as_ref()
             .map(|s| serde_json::to_value(s).unwrap_or(Value::Null));
-        view::state(&self.id, &core.session, engine)
+        let mut v = view::state(&self.id, &core.session, engine);
+        v["stamp"] = json!(self.stamps.fetch_add(1, Ordering::SeqCst) + 1);
+        v
     }
 
     /// Record the status of a newly started engine and tell the page.

@@ -9,7 +9,8 @@
 //!   "count": null | {"white": 12, "black": 12},   // Adiyukh: the count now
 //!   "pieces": [{"square": "a1", "color": "white", "kind": "man|king|tower",
 //!               "own": 1, "other": 0}],
-//!   "svg": "<svg ...>", "flip": false, "engine": null | {engine status} }
+//!   "svg": "<svg ...>", "flip": false, "engine": null | {engine status},
+//!   "stamp": 17 }                  // added by crate::live: later states, larger
 //! ```
 
 use crate::entry;

@@ -17,15 +17,29 @@ let shownSearch = 0;    // the search whose lines are shown
 let thinking = null;    // {fen, ply} of the engine's search for a move
 let analysing = false;
 let queue = Promise.resolve(); // square clicks, one at a time
+let engineStatus = null; // the engine's last status (name, protocol, multipv, ...)
+
+// The last things that happened (API calls, events, states), for the
+// console and the browser test's reports.
+const events = [];
+window.shashkiLog = events;
+function note(text) {
+  events.push(`${Math.round(performance.now())} ${text}`);
+  if (events.length > 60) events.shift();
+}
 
 // ------------------------------------------------------------ server
 
 async function api(method, route, body) {
   const opts = { method, headers: { "Content-Type": "application/json" } };
   if (body !== undefined) opts.body = JSON.stringify(body);
+  note(`${method} ${route.replace(/^\/api\/sessions\/[0-9a-f]+/, "")}`);
   const res = await fetch(route, opts);
   const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
-  if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
+  if (!res.ok) {
+    note(`  -> ${res.status} ${data.error}`);
+    throw new Error(data.error || `HTTP ${res.status}`);
+  }
   return data;
 }
 
@@ -103,6 +117,13 @@ function tick() {
 // ------------------------------------------------------------ drawing
 
 function show(s) {
+  // A state that arrives after a later one (an answer overtaken by an
+  // event, or by the answer of a later request) is old: dropped.
+  if (state && s.id === state.id && s.stamp < state.stamp) {
+    note(`old state ${s.stamp} dropped (shown ${state.stamp})`);
+    return;
+  }
+  note(`state ${s.stamp}: ply ${s.ply}/${s.moves.length} ${s.fen}`);
   state = s;
   window.shashkiState = s; // for the console and the browser test
   path = []; next = [];
@@ -169,6 +190,7 @@ function mark() {
 }
 
 function showEngine(st) {
+  engineStatus = st;
   $("engine-status").textContent = `${st.name || "engine"}: ${st.state}${st.exit ? " (" + st.exit + ")" : ""}`;
   $("restart").classList.toggle("alert", st.state === "dead");
 }
@@ -301,9 +323,16 @@ async function engineMove() {
 async function analyse() {
   if (!state || state.outcome) return;
   analysing = true;
-  const multipv = Math.min(10, Math.max(1, Math.round(num("multipv", 3))));
+  // An engine without several lines (Hub has none) shows one.
+  const multipv = engineStatus && engineStatus.multipv === false ? 1
+    : Math.min(10, Math.max(1, Math.round(num("multipv", 3))));
   $("engine-status").textContent = "analysing";
-  await api("POST", `${base()}/engine/go`, { infinite: true, multipv });
+  try {
+    await api("POST", `${base()}/engine/go`, { infinite: true, multipv });
+  } catch (e) {
+    if (multipv === 1 || !/MultiPV/.test(e.message)) throw e;
+    await api("POST", `${base()}/engine/go`, { infinite: true, multipv: 1 });
+  }
 }
 
 async function stop() {
@@ -343,6 +372,7 @@ function onInfo(ev) {
 }
 
 function onEvent(ev) {
+  if (ev.type !== "info") note(`event ${ev.type}${ev.search ? " " + ev.search : ""}${ev.move !== undefined ? " " + ev.move : ""}${ev.played ? " played" : ""}`);
   if (ev.type === "state") show(ev.state);
   else if (ev.type === "info") onInfo(ev);
   else if (ev.type === "bestmove") {
@@ -361,8 +391,9 @@ function onEvent(ev) {
 
 function connect() {
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${base()}/ws`);
+  ws.onopen = () => note("socket open");
   ws.onmessage = (m) => onEvent(JSON.parse(m.data));
-  ws.onclose = () => setTimeout(() => { if (sid) connect(); }, 2000);
+  ws.onclose = () => { note("socket closed"); setTimeout(() => { if (sid) connect(); }, 2000); };
 }
 
 // ------------------------------------------------------------ buttons

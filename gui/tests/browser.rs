@@ -15,6 +15,8 @@ use std::net::SocketAddr;
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 // ------------------------------------------------------------ set-up
@@ -95,7 +97,9 @@ async fn serve() -> SocketAddr {
     addr
 }
 
-/// chromedriver on a free port; killed when dropped.
+/// chromedriver on a free port; killed when dropped. Each test process
+/// has its own (port, profile folder), so other tests running meanwhile do
+/// not meet it.
 struct Driver {
     child: Child,
     port: u16,
@@ -103,25 +107,47 @@ struct Driver {
 }
 
 impl Driver {
+    /// Start chromedriver and wait until it listens; a port taken by
+    /// another program between choosing and binding it means another try.
     fn start(driver: &Path) -> Driver {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
-        let child = Command::new(driver)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start chromedriver");
         let profile =
             std::env::temp_dir().join(format!("shashki-gui-chromium-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&profile);
-        Driver {
-            child,
-            port,
-            profile,
+        let mut tries = Vec::new();
+        for _ in 0..4 {
+            let port = std::net::TcpListener::bind("127.0.0.1:0")
+                .and_then(|l| l.local_addr())
+                .expect("a free port")
+                .port();
+            let mut child = Command::new(driver)
+                .arg(format!("--port={port}"))
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("start chromedriver");
+            let deadline = Instant::now() + Duration::from_secs(30);
+            loop {
+                if let Ok(Some(status)) = child.try_wait() {
+                    tries.push(format!("port {port}: chromedriver exited ({status})"));
+                    break;
+                }
+                if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                    return Driver {
+                        child,
+                        port,
+                        profile,
+                    };
+                }
+                if Instant::now() > deadline {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    tries.push(format!("port {port}: not listening within 30 s"));
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
         }
+        panic!("cannot start chromedriver: {}", tries.join("; "));
     }
 }
 
@@ -151,7 +177,7 @@ async fn connect(d: &Driver, chromium: &Path) -> Client {
         _ => unreachable!(),
     };
     let url = format!("http://127.0.0.1:{}", d.port);
-    let deadline = Instant::now() + Duration::from_secs(20);
+    let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         let connector = hyper_util::client::legacy::connect::HttpConnector::new();
         match ClientBuilder::new(connector)
@@ -168,26 +194,87 @@ async fn connect(d: &Driver, chromium: &Path) -> Client {
 
 // ------------------------------------------------------------ page helpers
 
-/// The value of a JavaScript expression in the page.
-async fn js(c: &Client, expr: &str) -> Value {
-    c.execute(&format!("return ({expr});"), vec![])
-        .await
-        .unwrap_or_else(|e| panic!("script {expr}: {e}"))
+/// The longest wait for the page: CI's machine is slow and busy (two
+/// cores, other tests running), so this is generous; it only bounds a hang.
+const WAIT: Duration = Duration::from_secs(30);
+
+/// The part of the scenario running, named in every failure.
+static STEP: Mutex<String> = Mutex::new(String::new());
+
+fn step(name: &str) {
+    *STEP.lock().unwrap_or_else(|e| e.into_inner()) = name.to_string();
 }
 
-/// Wait (up to 20 s) until the expression is true in the page.
+/// A failure's message already holds the page's report.
+static REPORTED: AtomicBool = AtomicBool::new(false);
+
+fn current_step() -> String {
+    STEP.lock().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
+/// The value of a JavaScript expression in the page.
+async fn js(c: &Client, expr: &str) -> Value {
+    match c.execute(&format!("return ({expr});"), vec![]).await {
+        Ok(v) => v,
+        Err(e) => {
+            let page = report(c).await;
+            REPORTED.store(true, Ordering::SeqCst);
+            panic!("step {}: script {expr} failed: {e}\n{page}", current_step())
+        }
+    }
+}
+
+/// What the page shows, for a failure's message: its message and status
+/// lines, the engine's, the position and moves, the marks of a move being
+/// entered, and its last API calls and events (`window.shashkiLog`). A
+/// screenshot of the page goes to `target/gui-screenshots/failure.png`.
+async fn report(c: &Client) -> String {
+    let script = r#"
+        const t = (id) => { const e = document.getElementById(id); return e ? e.textContent : null; };
+        const s = window.shashkiState;
+        return JSON.stringify({
+          message: t('message'), status: t('status'), engine: t('engine-status'), info: t('info'),
+          fen: s && s.fen, ply: s && s.ply, moves: s && s.moves, stamp: s && s.stamp,
+          selected: [...document.querySelectorAll('#board .selected')].map(e => e.getAttribute('data-square')),
+          targets: [...document.querySelectorAll('#board .target')].map(e => e.getAttribute('data-square')),
+          clocks: [t('clock-top'), t('clock-bottom')],
+          log: window.shashkiLog || [],
+        }, null, 1);"#;
+    let page = match c.execute(script, vec![]).await {
+        Ok(Value::String(s)) => s,
+        Ok(v) => v.to_string(),
+        Err(e) => format!("(the page could not be read: {e})"),
+    };
+    let shot = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/gui-screenshots");
+    let saved = match c.screenshot().await {
+        Ok(png) => std::fs::create_dir_all(&shot)
+            .and_then(|_| std::fs::write(shot.join("failure.png"), png))
+            .map(|_| format!("screenshot: {}", shot.join("failure.png").display()))
+            .unwrap_or_else(|e| format!("(screenshot not saved: {e})")),
+        Err(e) => format!("(no screenshot: {e})"),
+    };
+    format!("the page: {page}\n{saved}")
+}
+
+/// Wait (up to [`WAIT`]) until the expression is true in the page; on a
+/// timeout, fail naming the step and what was awaited, with what the page
+/// shows.
 async fn wait(c: &Client, what: &str, expr: &str) {
-    let deadline = Instant::now() + Duration::from_secs(20);
+    let started = Instant::now();
     loop {
         if js(c, expr).await == Value::Bool(true) {
             return;
         }
-        if Instant::now() > deadline {
-            let message = js(c, "document.getElementById('message').textContent").await;
-            let fen = js(c, "window.shashkiState && window.shashkiState.fen").await;
-            panic!("timed out waiting for {what} ({expr}); message: {message}, position: {fen}");
+        if started.elapsed() > WAIT {
+            let page = report(c).await;
+            REPORTED.store(true, Ordering::SeqCst);
+            panic!(
+                "step {}: timed out after {} s waiting for {what} ({expr})\n{page}",
+                current_step(),
+                WAIT.as_secs(),
+            );
         }
-        tokio::time::sleep(Duration::from_millis(40)).await;
+        tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
 
@@ -318,6 +405,20 @@ async fn screenshot(c: &Client, dir: &Path, name: &str) {
     std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
 }
 
+/// The seconds a clock shows (`White 0:05.9`, `Black 1:02`).
+fn clock_seconds(shown: &str, side: &str) -> f64 {
+    let t = shown
+        .strip_prefix(side)
+        .map(str::trim)
+        .unwrap_or_else(|| panic!("{side}'s clock: {shown:?}"));
+    let (m, sec) = t
+        .split_once(':')
+        .unwrap_or_else(|| panic!("a clock: {shown:?}"));
+    let m: f64 = m.parse().unwrap_or_else(|_| panic!("a clock: {shown:?}"));
+    let sec: f64 = sec.parse().unwrap_or_else(|_| panic!("a clock: {shown:?}"));
+    m * 60.0 + sec
+}
+
 /// The moves of PDN text (tags, move numbers, comments and result left out).
 fn pdn_moves(pdn: &str) -> Vec<String> {
     pdn.lines()
@@ -346,6 +447,15 @@ async fn the_page_in_chromium() {
     let result = AssertUnwindSafe(scenario(&c, addr, &shots))
         .catch_unwind()
         .await;
+    if result.is_err() && !REPORTED.load(Ordering::SeqCst) {
+        // Whatever else failed (an assertion, a WebDriver call): where, and
+        // what the page showed then.
+        eprintln!(
+            "the browser test failed in step {}\n{}",
+            current_step(),
+            report(&c).await
+        );
+    }
     let _ = c.close().await;
     drop(d);
     if let Err(panic) = result {
@@ -358,12 +468,14 @@ async fn the_page_in_chromium() {
 }
 
 async fn scenario(c: &Client, addr: SocketAddr, shots: &Path) {
+    step("loading the page");
     c.goto(&format!("http://127.0.0.1:{}/", addr.port()))
         .await
         .unwrap();
     wait(c, "the page", "document.body.dataset.ready === '1'").await;
 
     // Every variant's board, photographed.
+    step("every variant's board");
     for v in ["brazilian", "adiyukh-64", "adiyukh-80", "russian"] {
         variant(c, v).await;
         let cells = if v == "adiyukh-80" { 80 } else { 64 };
@@ -383,6 +495,7 @@ async fn scenario(c: &Client, addr: SocketAddr, shots: &Path) {
     pdn_file(c).await;
     editor_and_game_end(c).await;
     engine_death(c).await;
+    black_and_buttons(c).await;
 }
 
 /// A Russian game against the engine by clicks: an illegal click, moves
@@ -390,6 +503,7 @@ async fn scenario(c: &Client, addr: SocketAddr, shots: &Path) {
 /// takeback, the PDN download, drag and drop, analysis (the whole page
 /// photographed during it).
 async fn russian_game(c: &Client, shots: &Path) {
+    step("russian game");
     set_value(c, "depth", "3").await;
     let start = state(c, "fen").await;
 
@@ -557,6 +671,7 @@ async fn russian_game(c: &Client, shots: &Path) {
 /// then either d6 (to c7) or f6 (to g7); nothing is played until the route
 /// is chosen.
 async fn multi_jump(c: &Client) {
+    step("multi-jump capture");
     select(c, "human", "both").await;
     paste_position(c, "W:Wc3:Bd4,d6,f6,h8").await;
     wait(
@@ -594,6 +709,7 @@ async fn multi_jump(c: &Client) {
 /// An Adiyukh-80 position with towers pasted and drawn as stacks; bad
 /// position text and bad PDN: a message, the board unchanged.
 async fn towers_and_bad_input(c: &Client, shots: &Path) {
+    step("towers and bad input");
     variant(c, "adiyukh-80").await;
     paste_position(c, "W:Wd6-2/1,a1:Bc3-3/2,j8").await;
     wait(
@@ -672,6 +788,7 @@ async fn towers_and_bad_input(c: &Client, shots: &Path) {
 
 /// A PDN file in Windows-1251 uploaded: its game is loaded.
 async fn pdn_file(c: &Client) {
+    step("PDN file upload");
     variant(c, "russian").await;
     let file = std::env::temp_dir().join(format!("shashki-gui-test-{}.pdn", std::process::id()));
     let mut bytes =
@@ -703,21 +820,23 @@ async fn pdn_file(c: &Client) {
     assert!(pdn.as_str().unwrap().contains("Иванов"), "{pdn}");
 }
 
-/// A Fischer clock of 6 s: the engine answers on its clock, both clocks
-/// are shown and the one of the side to move counts down.
+/// A Fischer clock of 30 s: the engine answers on its clock, both clocks
+/// are shown and the one of the side to move counts down. (White's clock,
+/// the test's, runs while the test clicks: on a slow, busy machine a short
+/// clock would fall and the engine would rightly not move.)
 async fn clock_game(c: &Client) {
+    step("Fischer clock game");
     select(c, "limit", "clock").await;
-    set_value(c, "base", "0.1").await;
+    set_value(c, "base", "0.5").await;
     set_value(c, "inc", "0").await;
     button(c, "new").await;
     wait(c, "a new game", "window.shashkiState.moves.length === 0").await;
-    // White's clock runs from the start; Black's stands.
+    // White's clock runs from the start (a busy machine may have spent a
+    // few tenths since); Black's stands.
     let white = text(c, "clock-bottom").await;
-    assert!(
-        ["White 0:06.0", "White 0:05.9", "White 0:05.8"].contains(&white.as_str()),
-        "{white}"
-    );
-    assert_eq!(text(c, "clock-top").await, "Black 0:06.0");
+    let w = clock_seconds(&white, "White");
+    assert!((20.0..=30.0).contains(&w), "{white}");
+    assert_eq!(text(c, "clock-top").await, "Black 0:30");
     let path: Vec<String> = serde_json::from_value(state(c, "legal[0].path").await).unwrap();
     play_by_clicks(c, &path).await;
     wait(
@@ -727,10 +846,7 @@ async fn clock_game(c: &Client) {
     )
     .await;
     let black = text(c, "clock-top").await;
-    assert!(
-        black.starts_with("Black 0:0") && black != "Black 0:06.0",
-        "{black}"
-    );
+    assert!(clock_seconds(&black, "Black") <= 30.0, "{black}");
     let white = text(c, "clock-bottom").await;
     wait(
         c,
@@ -751,6 +867,7 @@ async fn clock_game(c: &Client) {
 /// The board editor (clicks cycle a square's piece, the side to move) and
 /// a game's end with its reason.
 async fn editor_and_game_end(c: &Client) {
+    step("board editor and game end");
     select(c, "mode", "edit").await;
     button(c, "clear").await;
     wait(
@@ -804,30 +921,34 @@ async fn editor_and_game_end(c: &Client) {
 /// The engine process killed: the page says so; restarted from the page,
 /// it plays again.
 async fn engine_death(c: &Client) {
+    step("engine death and restart");
     button(c, "new").await;
     wait(c, "a new game", "window.shashkiState.moves.length === 0").await;
-    let me = std::process::id().to_string();
-    let engines: Vec<String> = std::fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter_map(|e| {
-            let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
-            // pid (comm) state ppid ...
-            let (head, rest) = stat.rsplit_once(") ")?;
-            let ppid = rest.split(' ').nth(1)?;
-            (head.ends_with("(shashki") && ppid == me)
-                .then(|| e.file_name().to_string_lossy().into_owned())
-        })
-        .collect();
-    assert_eq!(
-        engines.len(),
-        1,
-        "one engine process of this test: {engines:?}"
-    );
-    let killed = Command::new("kill")
-        .args(["-9", &engines[0]])
-        .status()
+    // The engine of this page's session, by the pid the server reports,
+    // checked to be a child of this test process (nothing else is killed).
+    let status = c
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             fetch(`/api/sessions/${window.shashkiState.id}/engine`).then(r => r.json()).then(done, e => done({error: String(e)}));",
+            vec![],
+        )
+        .await
         .unwrap();
+    let pid = status["engine"]["pid"]
+        .as_u64()
+        .unwrap_or_else(|| panic!("the engine's pid: {status}"))
+        .to_string();
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // pid (comm) state ppid ...
+    let (head, rest) = stat.rsplit_once(") ").unwrap();
+    let ppid = rest.split(' ').nth(1).unwrap();
+    assert!(head.ends_with("(shashki"), "{stat}");
+    assert_eq!(
+        ppid,
+        std::process::id().to_string(),
+        "the engine is this test's child"
+    );
+    let killed = Command::new("kill").args(["-9", &pid]).status().unwrap();
     assert!(killed.success());
     wait(
         c,
@@ -857,4 +978,96 @@ async fn engine_death(c: &Client) {
         "window.shashkiState.moves.length === 1",
     )
     .await;
+}
+
+/// Whether a1 is drawn below h8 (White's side at the bottom).
+async fn white_at_bottom(c: &Client) -> bool {
+    let y = |sq: &str| {
+        format!("+document.querySelector(\"#board rect[data-cell='{sq}']\").getAttribute('y')")
+    };
+    js(c, &format!("{} > {}", y("a1"), y("h8"))).await == json!(true)
+}
+
+/// Playing Black on a time per move: the board turns, the engine (White)
+/// moves first and takes about its time; a reply; the step buttons walk
+/// the line; the flip button turns the board.
+async fn black_and_buttons(c: &Client) {
+    step("playing Black on a time per move");
+    select(c, "limit", "movetime").await;
+    set_value(c, "movetime", "0.3").await;
+    assert!(white_at_bottom(c).await, "White at the bottom first");
+    select(c, "human", "black").await;
+    wait(c, "the board turned", "window.shashkiState.flip === true").await;
+    assert!(!white_at_bottom(c).await, "Black at the bottom");
+    let before = state(c, "stamp").await.as_u64().unwrap();
+    let clicked = Instant::now();
+    button(c, "new").await;
+    wait(
+        c,
+        "the engine's first move as White",
+        &format!("window.shashkiState.stamp > {before} && window.shashkiState.moves.length === 1"),
+    )
+    .await;
+    let took = clicked.elapsed();
+    assert!(
+        took >= Duration::from_millis(250),
+        "the engine moved after {took:?}, before its 0.3 s"
+    );
+    assert_eq!(state(c, "side").await, "black");
+    assert_eq!(state(c, "ply").await, json!(1));
+    let path: Vec<String> = serde_json::from_value(state(c, "legal[0].path").await).unwrap();
+    play_by_clicks(c, &path).await;
+    wait(
+        c,
+        "the engine's reply",
+        "window.shashkiState.moves.length === 3 && window.shashkiState.side === 'black'",
+    )
+    .await;
+    let line = moves_shown(c).await;
+    assert_eq!(line.len(), 3);
+
+    step("the step buttons");
+    for (id, ply) in [("first", 0), ("next", 1), ("last", 3), ("prev", 2)] {
+        button(c, id).await;
+        wait(
+            c,
+            &format!("ply {ply} after '{id}'"),
+            &format!("window.shashkiState.ply === {ply} && window.shashkiState.moves.length === 3"),
+        )
+        .await;
+        let current = js(
+            c,
+            "[...document.querySelectorAll('#moves li.current')].map(li => li.textContent)",
+        )
+        .await;
+        let want: Vec<&str> = if ply == 0 {
+            vec![]
+        } else {
+            vec![line[ply - 1].as_str()]
+        };
+        assert_eq!(current, json!(want), "the move marked at ply {ply}");
+    }
+    // Nothing was played while stepping (the engine plays only at the
+    // line's end).
+    assert_eq!(moves_shown(c).await, line);
+
+    step("the flip button");
+    button(c, "flip").await;
+    wait(
+        c,
+        "the board turned back",
+        "window.shashkiState.flip === false",
+    )
+    .await;
+    assert!(white_at_bottom(c).await, "White at the bottom again");
+    button(c, "flip").await;
+    wait(
+        c,
+        "the board turned again",
+        "window.shashkiState.flip === true",
+    )
+    .await;
+    assert!(!white_at_bottom(c).await);
+    button(c, "last").await;
+    wait(c, "the line's end", "window.shashkiState.ply === 3").await;
 }
