@@ -147,6 +147,16 @@ async fn session(addr: SocketAddr, variant: &str) -> (String, Value) {
     (format!("/api/sessions/{id}"), state)
 }
 
+/// A state without its stamp (which grows with every state made), to
+/// compare what it shows.
+fn unstamped(mut state: Value) -> Value {
+    assert!(state["stamp"].as_u64().is_some_and(|n| n > 0), "{state}");
+    if let Some(m) = state.as_object_mut() {
+        m.remove("stamp");
+    }
+    state
+}
+
 fn legal_texts(state: &Value) -> Vec<String> {
     state["legal"]
         .as_array()
@@ -223,7 +233,15 @@ async fn play_and_refuse_moves() {
     assert_ne!(state["fen"], start["fen"]);
 
     // Bad input of every kind: a clear error, the state unchanged.
-    let before = get(addr, &s).await.1;
+    let before = unstamped(get(addr, &s).await.1);
+    // Each state made has a larger stamp than the ones before.
+    let (a, b) = (get(addr, &s).await.1, get(addr, &s).await.1);
+    assert!(
+        b["stamp"].as_u64() > a["stamp"].as_u64(),
+        "{} {}",
+        a["stamp"],
+        b["stamp"]
+    );
     let cases = [
         ("move", json!({ "move": "c3-d4" }), "not a legal move"),
         ("move", json!({ "move": "zz" }), "not a move"),
@@ -255,7 +273,7 @@ async fn play_and_refuse_moves() {
         let (status, v) = post(addr, &format!("{s}/{route}"), body.clone()).await;
         assert_error(status, &v, 400, says);
         assert_eq!(
-            get(addr, &s).await.1,
+            unstamped(get(addr, &s).await.1),
             before,
             "{route} {body} changed the state"
         );
@@ -271,7 +289,7 @@ async fn play_and_refuse_moves() {
     .await;
     assert_eq!(status, 400);
     assert!(text.contains("bad request JSON"), "{text}");
-    assert_eq!(get(addr, &s).await.1, before);
+    assert_eq!(unstamped(get(addr, &s).await.1), before);
 
     let (status, v) = get(addr, "/api/sessions/0123").await;
     assert_error(status, &v, 404, "no session");
