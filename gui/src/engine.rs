@@ -1,7 +1,10 @@
 //! An engine as a child process, spoken to over the UCI-like protocol
-//! (PROTOCOL.md): started, the handshake (`uci` ... `uciok`, options,
-//! `isready`), searches (`position fen ... moves ...`, `go ...`, `stop`),
-//! its `info` and `bestmove` lines read, its death seen.
+//! (PROTOCOL.md) or Hub (Scan's protocol, see [`crate::hub`]): started, the
+//! handshake (UCI: `uci` ... `uciok`, options, `isready`; Hub: `hub` ...
+//! `wait`, parameters, `init` ... `ready`), searches (UCI: `position fen
+//! ... moves ...`, `go ...`, `stop`; Hub: `pos`, `level`, `go think` or `go
+//! analyze`, `stop`), its `info` and `bestmove` (Hub `done`) lines read, its
+//! death seen.
 //!
 //! One task owns the process (its standard input and the lines of its
 //! output) and takes commands from an [`Engine`] handle; what the engine
@@ -11,12 +14,15 @@
 //! handle sends `quit` and, if the engine does not exit within a second,
 //! kills it.
 //!
-//! Hub is not spoken yet: the protocol is a field of [`EngineConfig`] so that
-//! a second speaker can be added beside this one.
+//! In Hub, `pos` and `level` are followed by `ping`, and `go` is sent only
+//! after the `pong`: an `error` before it (a position or limit the engine
+//! refuses) ends the search with no move instead of searching the wrong
+//! position; an `error` after `go` (the search refused) does the same.
 
+use crate::hub::{self, Said};
 use crate::info::{self, Info, Line};
 use serde::Serialize;
-use shashki::Variant;
+use shashki::{Move, Position, Variant};
 use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
@@ -34,6 +40,26 @@ const MAX_LINE: u64 = 64 * 1024;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Protocol {
     Uci,
+    Hub,
+}
+
+impl Protocol {
+    /// `uci` or `hub`.
+    pub fn id(self) -> &'static str {
+        match self {
+            Protocol::Uci => "uci",
+            Protocol::Hub => "hub",
+        }
+    }
+
+    /// Read `uci` or `hub` (any case).
+    pub fn parse(s: &str) -> Option<Protocol> {
+        match s.to_ascii_lowercase().as_str() {
+            "uci" => Some(Protocol::Uci),
+            "hub" => Some(Protocol::Hub),
+            _ => None,
+        }
+    }
 }
 
 /// What to run.
@@ -102,8 +128,12 @@ impl Limits {
 pub struct Search {
     pub id: u64,
     pub variant: Variant,
+    /// The game's start as position text, its moves as move texts (UCI).
     pub start: String,
     pub moves: Vec<String>,
+    /// The same as values (Hub).
+    pub start_position: Position,
+    pub line: Vec<Move>,
     pub limits: Limits,
     pub multipv: u32,
 }
@@ -140,6 +170,10 @@ pub struct Status {
     /// `ready`, `searching` or `dead`.
     pub state: &'static str,
     pub name: String,
+    /// `uci` or `hub`.
+    pub protocol: &'static str,
+    /// Whether the engine shows several lines (a MultiPV option).
+    pub multipv: bool,
     pub pid: Option<u32>,
     /// The search running, if any.
     pub search: Option<u64>,
@@ -148,7 +182,7 @@ pub struct Status {
 }
 
 enum Cmd {
-    Go(Search),
+    Go(Box<Search>),
     Stop,
     NewGame,
 }
@@ -165,10 +199,9 @@ pub struct Engine {
 
 impl Engine {
     /// Start the engine and do the handshake. An engine that cannot be
-    /// started, exits, or does not answer `uciok` and `readyok` in time is
-    /// an error (and its process is killed).
+    /// started, exits, or does not finish the handshake in time is an
+    /// error (and its process is killed).
     pub async fn start(cfg: &EngineConfig, sink: Sink) -> Result<Engine, String> {
-        let Protocol::Uci = cfg.protocol;
         let mut cmd = match &cfg.program {
             Program::Path(p) => Command::new(p),
             Program::Shell(s) => {
@@ -190,70 +223,52 @@ impl Engine {
         let (line_tx, mut lines) = mpsc::channel::<String>(1024);
         tokio::spawn(read_lines(stdout, line_tx));
 
-        let mut name = cfg.program.describe();
-        let mut variants = Vec::new();
-        let mut has_hash = false;
-        let mut has_multipv = false;
         let handshake = async {
-            send(&mut stdin, "uci").await.map_err(exited)?;
-            loop {
-                match lines.recv().await.map(|l| info::parse(&l)) {
-                    None => return Err("the engine exited during the handshake".to_string()),
-                    Some(Line::UciOk) => break,
-                    Some(Line::IdName(n)) => name = n,
-                    Some(Line::Option { name, vars }) => match name.to_ascii_lowercase().as_str() {
-                        "variant" => variants = vars,
-                        "hash" => has_hash = true,
-                        "multipv" => has_multipv = true,
-                        _ => {}
-                    },
-                    Some(_) => {}
-                }
-            }
-            if has_hash {
-                send(
-                    &mut stdin,
-                    &format!("setoption name Hash value {}", cfg.hash_mib),
-                )
-                .await
-                .map_err(exited)?;
-            }
-            send(&mut stdin, "isready").await.map_err(exited)?;
-            loop {
-                match lines.recv().await.map(|l| info::parse(&l)) {
-                    None => return Err("the engine exited during the handshake".to_string()),
-                    Some(Line::ReadyOk) => return Ok(()),
-                    Some(_) => {}
-                }
+            match cfg.protocol {
+                Protocol::Uci => uci_handshake(cfg, &mut stdin, &mut lines).await,
+                Protocol::Hub => hub_handshake(cfg, &mut stdin, &mut lines).await,
             }
         };
-        match tokio::time::timeout(HANDSHAKE, handshake).await {
-            Ok(Ok(())) => {}
+        let caps = match tokio::time::timeout(HANDSHAKE, handshake).await {
+            Ok(Ok(caps)) => caps,
             Ok(Err(e)) => {
                 let _ = child.kill().await;
                 return Err(format!("engine '{}': {e}", cfg.program.describe()));
             }
             Err(_) => {
                 let _ = child.kill().await;
+                let steps = match cfg.protocol {
+                    Protocol::Uci => "uciok, readyok",
+                    Protocol::Hub => "wait, ready",
+                };
                 return Err(format!(
-                    "engine '{}' did not finish the handshake (uciok, readyok) within {} s",
+                    "engine '{}' did not finish the handshake ({steps}) within {} s",
                     cfg.program.describe(),
                     HANDSHAKE.as_secs()
                 ));
             }
-        }
+        };
+        let Caps {
+            name,
+            mut variants,
+            has_multipv,
+            has_variant,
+        } = caps;
         if variants.is_empty() {
             variants.push(Variant::Russian.id().to_string());
         }
         let status = Arc::new(Mutex::new(Status {
             state: "ready",
-            name,
+            name: name.unwrap_or_else(|| cfg.program.describe()),
+            protocol: cfg.protocol.id(),
+            multipv: has_multipv,
             pid,
             search: None,
             exit: None,
         }));
         let (cmds, cmd_rx) = mpsc::unbounded_channel();
         let actor = Actor {
+            protocol: cfg.protocol,
             child,
             stdin,
             status: status.clone(),
@@ -264,7 +279,8 @@ impl Engine {
             variant: None,
             multipv: 1,
             has_multipv,
-            has_variant: variants.len() > 1 || variants[0] != Variant::Russian.id(),
+            has_variant,
+            hub: None,
         };
         tokio::spawn(actor.run(cmd_rx, lines));
         Ok(Engine {
@@ -301,7 +317,7 @@ impl Engine {
             return Err("the engine has no MultiPV option".into());
         }
         self.cmds
-            .send(Cmd::Go(search))
+            .send(Cmd::Go(Box::new(search)))
             .map_err(|_| "the engine has died; restart it".to_string())
     }
 
@@ -335,6 +351,134 @@ fn exited(write_error: String) -> String {
     format!("the engine exited during the handshake ({write_error})")
 }
 
+/// What the handshake learnt of the engine.
+struct Caps {
+    name: Option<String>,
+    /// The variants of its variant option or parameter (none: Russian).
+    variants: Vec<String>,
+    has_multipv: bool,
+    /// It has a variant option or parameter, to be set for each search.
+    has_variant: bool,
+}
+
+const EXITED: &str = "the engine exited during the handshake";
+
+async fn uci_handshake(
+    cfg: &EngineConfig,
+    stdin: &mut ChildStdin,
+    lines: &mut mpsc::Receiver<String>,
+) -> Result<Caps, String> {
+    let mut name = None;
+    let mut variants = Vec::new();
+    let mut has_hash = false;
+    let mut has_multipv = false;
+    send(stdin, "uci").await.map_err(exited)?;
+    loop {
+        match lines.recv().await.map(|l| info::parse(&l)) {
+            None => return Err(EXITED.to_string()),
+            Some(Line::UciOk) => break,
+            Some(Line::IdName(n)) => name = Some(n),
+            Some(Line::Option { name, vars }) => match name.to_ascii_lowercase().as_str() {
+                "variant" => variants = vars,
+                "hash" => has_hash = true,
+                "multipv" => has_multipv = true,
+                _ => {}
+            },
+            Some(_) => {}
+        }
+    }
+    if has_hash {
+        send(
+            stdin,
+            &format!("setoption name Hash value {}", cfg.hash_mib),
+        )
+        .await
+        .map_err(exited)?;
+    }
+    send(stdin, "isready").await.map_err(exited)?;
+    loop {
+        match lines.recv().await.map(|l| info::parse(&l)) {
+            None => return Err(EXITED.to_string()),
+            Some(Line::ReadyOk) => break,
+            Some(_) => {}
+        }
+    }
+    let has_variant = !variants.is_empty() && variants != [Variant::Russian.id()];
+    Ok(Caps {
+        name,
+        variants,
+        has_multipv,
+        has_variant,
+    })
+}
+
+/// Hub: `hub`, the `id` and `param` lines up to `wait`; the table size and
+/// (when the engine has the parameter) PDN move numbers set; `init` ...
+/// `ready`.
+async fn hub_handshake(
+    cfg: &EngineConfig,
+    stdin: &mut ChildStdin,
+    lines: &mut mpsc::Receiver<String>,
+) -> Result<Caps, String> {
+    let mut name = None;
+    let mut variants = Vec::new();
+    let mut has_variant = false;
+    let mut tt = None;
+    let mut has_numbers = false;
+    send(stdin, "hub").await.map_err(exited)?;
+    loop {
+        match lines.recv().await.map(|l| hub::parse(&l)) {
+            None => return Err(EXITED.to_string()),
+            Some(Said::Wait) => break,
+            Some(Said::Id(n)) => name = Some(n),
+            Some(Said::Param {
+                name,
+                values,
+                min,
+                max,
+            }) => match name.as_str() {
+                "variant" => {
+                    has_variant = true;
+                    variants = values;
+                }
+                "tt-size" => tt = Some((min, max)),
+                "move-numbers" => has_numbers = true,
+                _ => {}
+            },
+            Some(_) => {}
+        }
+    }
+    if let Some((min, max)) = tt {
+        let size = hub::tt_size(cfg.hash_mib, min, max);
+        send(stdin, &format!("set-param name=tt-size value={size}"))
+            .await
+            .map_err(exited)?;
+    }
+    if has_numbers {
+        let numbers = hub::NUMBERS.id();
+        send(
+            stdin,
+            &format!("set-param name=move-numbers value={numbers}"),
+        )
+        .await
+        .map_err(exited)?;
+    }
+    send(stdin, "init").await.map_err(exited)?;
+    loop {
+        match lines.recv().await.map(|l| hub::parse(&l)) {
+            None => return Err(EXITED.to_string()),
+            Some(Said::Ready) => break,
+            Some(_) => {}
+        }
+    }
+    Ok(Caps {
+        name,
+        variants,
+        has_multipv: false,
+        has_variant,
+    })
+}
+
 /// Forward the engine's output lines until it closes its output.
 async fn read_lines(stdout: tokio::process::ChildStdout, tx: mpsc::Sender<String>) {
     let mut reader = BufReader::new(stdout);
@@ -364,18 +508,31 @@ async fn read_lines(stdout: tokio::process::ChildStdout, tx: mpsc::Sender<String
 }
 
 struct Actor {
+    protocol: Protocol,
     child: Child,
     stdin: ChildStdin,
     status: Arc<Mutex<Status>>,
     sink: Sink,
     searching: Option<u64>,
-    /// `stop` was sent for the running search.
+    /// `stop` was sent (or, in Hub before `go`, asked) for the running search.
     stopping: bool,
     pending: Option<Search>,
     variant: Option<Variant>,
     multipv: u32,
     has_multipv: bool,
     has_variant: bool,
+    /// Hub: the running search's position and where it stands.
+    hub: Option<HubSearch>,
+}
+
+/// A Hub search: the position searched (to read the engine's moves), and
+/// whether `go` has been sent (it waits for the `pong` after `pos` and
+/// `level`).
+struct HubSearch {
+    position: Position,
+    go: Option<&'static str>,
+    /// `error` lines before `go` was sent.
+    errors: Vec<String>,
 }
 
 impl Actor {
@@ -394,7 +551,10 @@ impl Actor {
                     }
                 },
                 line = lines.recv() => match line {
-                    Some(line) => self.line(&line).await,
+                    Some(line) => match self.protocol {
+                        Protocol::Uci => self.uci_line(&line).await,
+                        Protocol::Hub => self.hub_line(&line).await,
+                    },
                     None => {
                         self.died().await;
                         return;
@@ -404,14 +564,18 @@ impl Actor {
         }
     }
 
+    async fn send(&mut self, line: &str) {
+        let _ = send(&mut self.stdin, line).await;
+    }
+
     async fn command(&mut self, cmd: Cmd) {
         match cmd {
             Cmd::Go(search) => {
                 if self.searching.is_some() {
                     self.stop().await;
-                    self.pending = Some(search);
+                    self.pending = Some(*search);
                 } else {
-                    self.start(search).await;
+                    self.start(*search).await;
                 }
             }
             Cmd::Stop => {
@@ -422,43 +586,32 @@ impl Actor {
             }
             Cmd::NewGame => {
                 if self.searching.is_none() {
-                    let _ = send(&mut self.stdin, "ucinewgame").await;
+                    match self.protocol {
+                        Protocol::Uci => self.send("ucinewgame").await,
+                        Protocol::Hub => self.send("new-game").await,
+                    }
                 }
             }
         }
     }
 
     async fn stop(&mut self) {
-        if !self.stopping {
-            self.stopping = true;
-            let _ = send(&mut self.stdin, "stop").await;
+        if self.stopping {
+            return;
+        }
+        self.stopping = true;
+        // Hub before `go`: the search ends at the `pong`, with no move.
+        let waiting = self.hub.as_ref().is_some_and(|h| h.go.is_some());
+        if !waiting {
+            self.send("stop").await;
         }
     }
 
     async fn start(&mut self, s: Search) {
-        if self.has_variant && self.variant != Some(s.variant) {
-            let _ = send(
-                &mut self.stdin,
-                &format!("setoption name Variant value {}", s.variant.id()),
-            )
-            .await;
-            self.variant = Some(s.variant);
+        match self.protocol {
+            Protocol::Uci => self.uci_start(&s).await,
+            Protocol::Hub => self.hub_start(&s).await,
         }
-        if self.has_multipv && self.multipv != s.multipv {
-            let _ = send(
-                &mut self.stdin,
-                &format!("setoption name MultiPV value {}", s.multipv),
-            )
-            .await;
-            self.multipv = s.multipv;
-        }
-        let mut position = format!("position fen {}", s.start);
-        if !s.moves.is_empty() {
-            position += " moves ";
-            position += &s.moves.join(" ");
-        }
-        let _ = send(&mut self.stdin, &position).await;
-        let _ = send(&mut self.stdin, &s.limits.go_command()).await;
         self.searching = Some(s.id);
         self.stopping = false;
         let mut st = self.status.lock().expect("engine status");
@@ -466,7 +619,68 @@ impl Actor {
         st.search = Some(s.id);
     }
 
-    async fn line(&mut self, line: &str) {
+    async fn uci_start(&mut self, s: &Search) {
+        if self.has_variant && self.variant != Some(s.variant) {
+            self.send(&format!("setoption name Variant value {}", s.variant.id()))
+                .await;
+            self.variant = Some(s.variant);
+        }
+        if self.has_multipv && self.multipv != s.multipv {
+            self.send(&format!("setoption name MultiPV value {}", s.multipv))
+                .await;
+            self.multipv = s.multipv;
+        }
+        let mut position = format!("position fen {}", s.start);
+        if !s.moves.is_empty() {
+            position += " moves ";
+            position += &s.moves.join(" ");
+        }
+        self.send(&position).await;
+        self.send(&s.limits.go_command()).await;
+    }
+
+    async fn hub_start(&mut self, s: &Search) {
+        if self.has_variant && self.variant != Some(s.variant) {
+            self.send(&format!("set-param name=variant value={}", s.variant.id()))
+                .await;
+            self.variant = Some(s.variant);
+        }
+        let (pos_cmd, position) = hub::position_command(&s.start_position, &s.line);
+        self.send(&pos_cmd).await;
+        if let Some(level) = hub::level(&s.limits, position.side_to_move()) {
+            self.send(&level).await;
+        }
+        self.send("ping").await;
+        self.hub = Some(HubSearch {
+            position,
+            go: Some(if s.limits.infinite {
+                "go analyze"
+            } else {
+                "go think"
+            }),
+            errors: Vec::new(),
+        });
+    }
+
+    /// The running search is over: its best move reported, the next one
+    /// started.
+    async fn finish(&mut self, mv: Option<String>) {
+        let Some(search) = self.searching.take() else {
+            return;
+        };
+        self.hub = None;
+        {
+            let mut st = self.status.lock().expect("engine status");
+            st.state = "ready";
+            st.search = None;
+        }
+        (self.sink)(Event::BestMove { search, mv });
+        if let Some(next) = self.pending.take() {
+            self.start(next).await;
+        }
+    }
+
+    async fn uci_line(&mut self, line: &str) {
         match info::parse(line) {
             Line::Info(info) => {
                 if let Some(search) = self.searching {
@@ -477,19 +691,60 @@ impl Actor {
                 search: self.searching,
                 text,
             }),
-            Line::BestMove(mv) => {
-                let Some(search) = self.searching.take() else {
+            Line::BestMove(mv) => self.finish(mv).await,
+            _ => {}
+        }
+    }
+
+    async fn hub_line(&mut self, line: &str) {
+        let text = |text: String, search| Event::Text { search, text };
+        match hub::parse(line) {
+            Said::Pong => {
+                let Some(h) = self.hub.as_mut() else { return };
+                let Some(go) = h.go.take() else { return };
+                if self.stopping || !h.errors.is_empty() {
+                    self.finish(None).await;
+                } else {
+                    self.send(go).await;
+                }
+            }
+            Said::Info(l) => {
+                let (Some(search), Some(h)) = (self.searching, self.hub.as_ref()) else {
                     return;
                 };
-                {
-                    let mut st = self.status.lock().expect("engine status");
-                    st.state = "ready";
-                    st.search = None;
+                if h.go.is_none() {
+                    let info = hub::info(&l, &h.position);
+                    (self.sink)(Event::Info { search, info });
                 }
-                (self.sink)(Event::BestMove { search, mv });
-                if let Some(next) = self.pending.take() {
-                    self.start(next).await;
+            }
+            Said::Text(t) => (self.sink)(text(t, self.searching)),
+            Said::Error(e) => {
+                (self.sink)(text(format!("error: {e}"), self.searching));
+                match self.hub.as_mut() {
+                    Some(h) if h.go.is_some() => h.errors.push(e),
+                    // `go` refused: no `done` comes.
+                    Some(_) => self.finish(None).await,
+                    None => {}
                 }
+            }
+            Said::Done(mv) => {
+                let Some(h) = self.hub.as_ref().filter(|h| h.go.is_none()) else {
+                    return;
+                };
+                let ours = mv.as_deref().map(|m| (m, hub::our_move(&h.position, m)));
+                let mv = match ours {
+                    Some((_, Some((_, t)))) => Some(t),
+                    Some((m, None)) => {
+                        let note = format!(
+                            "error: the engine's move {} is not legal here",
+                            shashki::input::quote(m)
+                        );
+                        (self.sink)(text(note, self.searching));
+                        None
+                    }
+                    None => None,
+                };
+                self.finish(mv).await;
             }
             _ => {}
         }
@@ -515,7 +770,7 @@ impl Actor {
     }
 
     async fn quit(&mut self) {
-        let _ = send(&mut self.stdin, "quit").await;
+        self.send("quit").await;
         if tokio::time::timeout(Duration::from_secs(1), self.child.wait())
             .await
             .is_err()

@@ -6,6 +6,7 @@
 //! - [`session`]: one game: variant, start, the line of moves and its cursor, PDN tags.
 //! - [`view`]: a session as the JSON state the page draws.
 //! - [`info`]: the engine's output lines read (`info`, `bestmove`, handshake).
+//! - [`hub`]: the Hub protocol's lines, positions, moves and limits.
 //! - [`engine`]: the engine process: handshake, searches, stop, death.
 //! - [`live`]: a session with its engine and its channel of events.
 //! - [`registry`]: the sessions, their ids and the server's limits.
@@ -18,6 +19,7 @@ pub mod assets;
 pub mod engine;
 pub mod entry;
 pub mod error;
+pub mod hub;
 pub mod info;
 pub mod live;
 pub mod registry;

@@ -225,6 +225,8 @@ impl Live {
             variant: core.session.variant(),
             start: fen::position_text(game.start()),
             moves: notation::line_texts(game.start(), game.moves()),
+            start_position: *game.start(),
+            line: game.moves().to_vec(),
             limits,
             multipv,
         };

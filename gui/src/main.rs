@@ -23,8 +23,8 @@ struct Args {
     /// engine beside this program).
     #[arg(long)]
     engine: Option<String>,
-    /// The engine's protocol: `uci` (the UCI-like protocol of PROTOCOL.md).
-    /// Hub is not spoken by the GUI yet.
+    /// The engine's protocol: `uci` (the UCI-like protocol of PROTOCOL.md)
+    /// or `hub` (Scan's Hub protocol; `shashki hub` speaks it).
     #[arg(long, default_value = "uci")]
     proto: String,
     /// Open the page in the system's browser.
@@ -49,11 +49,12 @@ fn fail(msg: &str) -> ! {
 #[tokio::main]
 async fn main() {
     let args = Args::parse();
-    let protocol = match args.proto.to_ascii_lowercase().as_str() {
-        "uci" => Protocol::Uci,
-        "hub" => fail("--proto hub: the GUI does not speak Hub yet; use an engine speaking the UCI-like protocol"),
-        other => fail(&format!("--proto {}: unknown protocol (expected uci)", shashki::input::quote(other))),
-    };
+    let protocol = Protocol::parse(&args.proto).unwrap_or_else(|| {
+        fail(&format!(
+            "--proto {}: unknown protocol (expected uci or hub)",
+            shashki::input::quote(&args.proto)
+        ))
+    });
     let program = match args.engine {
         Some(cmd) if cmd.trim().is_empty() => fail("--engine: empty command line"),
         Some(cmd) => Program::Shell(cmd),
@@ -84,8 +85,9 @@ async fn main() {
         format!("http://{local}/")
     };
     println!(
-        "shashki-gui: serving {url} (engine: {})",
-        config.engine.program.describe()
+        "shashki-gui: serving {url} (engine: {}, protocol {})",
+        config.engine.program.describe(),
+        config.engine.protocol.id()
     );
     if !args.listen.is_loopback() {
         eprintln!(

@@ -652,3 +652,235 @@ async fn engine_lifecycle() {
             .expect("the engine process ends with its session");
     }
 }
+
+// ------------------------------------------------------------ Hub
+
+/// This program's engine in Hub mode (`shashki hub`), as `--engine ...
+/// --proto hub` runs it.
+fn hub_config(command: String) -> Config {
+    Config {
+        engine: EngineConfig {
+            program: Program::Shell(command),
+            protocol: Protocol::Hub,
+            hash_mib: 16,
+        },
+        max_sessions: 8,
+        max_engine_starts: 4,
+        idle: Duration::from_secs(3600),
+    }
+}
+
+fn shashki_hub() -> String {
+    format!("'{}' hub", engine_path().display())
+}
+
+/// A search to its end: its info lines and its best move.
+async fn search_to_end(addr: SocketAddr, s: &str, ws: &mut Ws, body: Value) -> (Vec<Value>, Value) {
+    let (status, v) = post(addr, &format!("{s}/engine/go"), body).await;
+    assert_eq!(status, 200, "{v}");
+    let search = v["search"].clone();
+    let mut infos = Vec::new();
+    loop {
+        let ev = wait_for(ws, "info or bestmove", |v| {
+            (v["type"] == "info" || v["type"] == "bestmove") && v["search"] == search
+        })
+        .await;
+        if ev["type"] == "bestmove" {
+            return (infos, ev);
+        }
+        infos.push(ev);
+    }
+}
+
+#[tokio::test]
+async fn hub_engine_searches_plays_and_dies() {
+    let addr = serve(hub_config(shashki_hub())).await;
+    let (s, start) = session(addr, "russian").await;
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}{s}/ws"))
+        .await
+        .unwrap();
+    wait_for(&mut ws, "state", |v| v["type"] == "state").await;
+
+    // The handshake: the engine's name, its protocol, no MultiPV.
+    let (status, st) = post(addr, &format!("{s}/engine/start"), Value::Null).await;
+    assert_eq!(status, 200, "{st}");
+    assert_eq!(st["protocol"], "hub", "{st}");
+    assert_eq!(st["state"], "ready", "{st}");
+    assert_eq!(st["multipv"], false, "{st}");
+    assert!(st["name"].as_str().unwrap().starts_with("shashki "), "{st}");
+
+    // A search to a depth: info with a depth, a score and a line of legal
+    // moves in this program's notation; a legal best move.
+    let (infos, best) = search_to_end(addr, &s, &mut ws, json!({ "depth": 5 })).await;
+    let last = infos
+        .last()
+        .unwrap_or_else(|| panic!("no info before {best}"));
+    assert_eq!(last["depth"], 5, "{last}");
+    assert!(last["score"]["cp"].is_i64(), "{last}");
+    assert!(last["time"].is_u64() && last["nodes"].is_u64(), "{last}");
+    let pv: Vec<String> = serde_json::from_value(last["pv"].clone()).unwrap();
+    assert!(pv.len() >= 2, "{last}");
+    assert!(legal_texts(&start).contains(&pv[0]), "{last}");
+    assert!(pv[1].contains('-') && pv[1].len() == 5, "{last}");
+    let mv = best["move"].as_str().unwrap().to_string();
+    assert!(legal_texts(&start).contains(&mv), "{mv}");
+    assert_eq!(mv, pv[0], "the best move heads the last line");
+
+    // After a move of ours (sent as `moves=`), the engine plays Black's.
+    let (status, v) = post(addr, &format!("{s}/move"), json!({ "move": "c3-d4" })).await;
+    assert_eq!(status, 200, "{v}");
+    let after = v["state"].clone();
+    let (_, best) = search_to_end(addr, &s, &mut ws, json!({ "depth": 3, "play": true })).await;
+    assert_eq!(best["played"], true, "{best}");
+    assert!(legal_texts(&after).contains(&best["move"].as_str().unwrap().to_string()));
+    let (_, now) = get(addr, &s).await;
+    assert_eq!(now["ply"], 2);
+
+    // A capture of two jumps: Hub's captured squares become our path.
+    let (status, v) = post(
+        addr,
+        &format!("{s}/position"),
+        json!({ "fen": "W:Wc3:Bd4,d6,f6,h8" }),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    let (_, best) = search_to_end(addr, &s, &mut ws, json!({ "depth": 3 })).await;
+    let mv = best["move"].as_str().unwrap();
+    assert!(["c3:e5:c7", "c3:e5:g7"].contains(&mv), "{best}");
+
+    // On a Fischer clock, and a time per move.
+    for limit in [
+        json!({ "wtime": 3000, "btime": 3000, "winc": 100, "binc": 100 }),
+        json!({ "movetime": 200 }),
+    ] {
+        let (_, best) = search_to_end(addr, &s, &mut ws, limit.clone()).await;
+        assert!(best["move"].is_string(), "{limit}: {best}");
+    }
+
+    // Infinite analysis: one line only; stopped, it gives its move.
+    let (status, v) = post(
+        addr,
+        &format!("{s}/engine/go"),
+        json!({ "infinite": true, "multipv": 2 }),
+    )
+    .await;
+    assert_error(status, &v, 409, "MultiPV");
+    let (_, v) = post(addr, &format!("{s}/engine/go"), json!({ "infinite": true })).await;
+    let search = v["search"].clone();
+    wait_for(&mut ws, "info", |v| {
+        v["type"] == "info" && v["search"] == search
+    })
+    .await;
+    let (status, _) = post(addr, &format!("{s}/engine/stop"), Value::Null).await;
+    assert_eq!(status, 200);
+    let best = wait_for(&mut ws, "bestmove", |v| {
+        v["type"] == "bestmove" && v["search"] == search
+    })
+    .await;
+    assert!(best["move"].is_string(), "{best}");
+
+    // A search replacing a running one: the old one's move first.
+    let (_, v) = post(addr, &format!("{s}/engine/go"), json!({ "infinite": true })).await;
+    let old = v["search"].clone();
+    let (_, v) = post(addr, &format!("{s}/engine/go"), json!({ "depth": 2 })).await;
+    let new = v["search"].clone();
+    let first = wait_for(&mut ws, "bestmove", |v| v["type"] == "bestmove").await;
+    assert_eq!(first["search"], old, "{first}");
+    let second = wait_for(&mut ws, "bestmove", |v| v["type"] == "bestmove").await;
+    assert_eq!(second["search"], new, "{second}");
+    assert!(second["move"].is_string(), "{second}");
+
+    // Death: reported on the socket and in the status.
+    let (_, st) = get(addr, &format!("{s}/engine")).await;
+    let pid = st["engine"]["pid"].as_u64().unwrap();
+    let killed = std::process::Command::new("kill")
+        .args(["-9", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let died = wait_for(&mut ws, "died", |v| v["type"] == "died").await;
+    assert!(
+        died["exit"].as_str().unwrap().contains("signal 9"),
+        "{died}"
+    );
+    let (_, st) = get(addr, &format!("{s}/engine")).await;
+    assert_eq!(st["engine"]["state"], "dead", "{st}");
+}
+
+#[tokio::test]
+async fn hub_engine_plays_every_variant() {
+    let addr = serve(hub_config(shashki_hub())).await;
+    for (variant, fen) in [
+        ("brazilian", None),
+        ("adiyukh-64", None),
+        ("adiyukh-80", Some("W:Wd6-2/1,a1,c1:Bc3-3/2,j8,h8")),
+        ("russian", None),
+    ] {
+        let (s, mut state) = session(addr, variant).await;
+        if let Some(fen) = fen {
+            let (status, v) = post(addr, &format!("{s}/position"), json!({ "fen": fen })).await;
+            assert_eq!(status, 200, "{v}");
+            state = v;
+        }
+        let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}{s}/ws"))
+            .await
+            .unwrap();
+        let (infos, best) = search_to_end(addr, &s, &mut ws, json!({ "depth": 3 })).await;
+        let mv = best["move"].as_str().unwrap_or_default().to_string();
+        assert!(
+            legal_texts(&state).contains(&mv),
+            "{variant}: {best} is not legal in {}",
+            state["fen"]
+        );
+        assert!(
+            infos.iter().any(|i| i["pv"][0] == json!(mv)),
+            "{variant}: no line starts with {mv}: {infos:?}"
+        );
+        let _ = ws.close(None).await;
+        let (status, _) = call(addr, "DELETE", &s, Value::Null).await;
+        assert_eq!(status, 200);
+    }
+}
+
+/// A Hub engine that refuses the position: the search ends with no move
+/// (not a search of another position), the error is passed on.
+#[tokio::test]
+async fn hub_errors_end_the_search() {
+    let script = r#"while read -r cmd rest; do
+  case "$cmd" in
+    hub) echo "id name=refuser version=1"; echo "param name=variant value=russian type=enum values=\"russian brazilian\""; echo wait ;;
+    init) echo ready ;;
+    pos) echo 'error message="bad position"' ;;
+    ping) echo pong ;;
+    go) echo 'done move=22-18' ;;
+    quit) exit 0 ;;
+  esac
+done"#;
+    let dir = std::env::temp_dir().join(format!("shashki-gui-hub-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("refuser.sh");
+    std::fs::write(&file, script).unwrap();
+    let addr = serve(hub_config(format!("sh '{}'", file.display()))).await;
+    let (s, _) = session(addr, "russian").await;
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}{s}/ws"))
+        .await
+        .unwrap();
+    let (status, st) = post(addr, &format!("{s}/engine/start"), Value::Null).await;
+    assert_eq!(status, 200, "{st}");
+    assert_eq!(st["name"], "refuser 1");
+    let (status, v) = post(addr, &format!("{s}/engine/go"), json!({ "depth": 3 })).await;
+    assert_eq!(status, 200, "{v}");
+    let search = v["search"].clone();
+    let text = wait_for(&mut ws, "text", |v| v["type"] == "text").await;
+    assert_eq!(text["text"], "error: bad position", "{text}");
+    let best = wait_for(&mut ws, "bestmove", |v| {
+        v["type"] == "bestmove" && v["search"] == search
+    })
+    .await;
+    assert!(best["move"].is_null(), "{best}");
+    // A variant the engine does not play is refused before any command.
+    let (s2, _) = session(addr, "adiyukh-64").await;
+    let (status, v) = post(addr, &format!("{s2}/engine/go"), json!({ "depth": 3 })).await;
+    assert_error(status, &v, 409, "does not play");
+    let _ = std::fs::remove_dir_all(&dir);
+}
