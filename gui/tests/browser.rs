@@ -79,11 +79,18 @@ fn engine_path() -> PathBuf {
     shashki_gui::engine_beside(&exe).expect("the engine after building it")
 }
 
-async fn serve() -> SocketAddr {
+/// A server of the page; its engine is this build's `shashki`, spoken to
+/// in the UCI-like protocol or (as `shashki hub`) in Hub.
+async fn serve(protocol: Protocol) -> SocketAddr {
+    let engine = engine_path();
+    let program = match protocol {
+        Protocol::Uci => Program::Path(engine),
+        Protocol::Hub => Program::Shell(format!("'{}' hub", engine.display())),
+    };
     let config = Config {
         engine: EngineConfig {
-            program: Program::Path(engine_path()),
-            protocol: Protocol::Uci,
+            program,
+            protocol,
             hash_mib: 16,
         },
         max_sessions: 4,
@@ -439,12 +446,13 @@ async fn the_page_in_chromium() {
     let Some((chromium, driver)) = browser() else {
         return;
     };
-    let addr = serve().await;
+    let addr = serve(Protocol::Uci).await;
+    let hub_addr = serve(Protocol::Hub).await;
     let d = Driver::start(&driver);
     let c = connect(&d, &chromium).await;
     let shots = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/gui-screenshots");
     std::fs::create_dir_all(&shots).unwrap();
-    let result = AssertUnwindSafe(scenario(&c, addr, &shots))
+    let result = AssertUnwindSafe(scenario(&c, addr, hub_addr, &shots))
         .catch_unwind()
         .await;
     if result.is_err() && !REPORTED.load(Ordering::SeqCst) {
@@ -467,7 +475,7 @@ async fn the_page_in_chromium() {
     );
 }
 
-async fn scenario(c: &Client, addr: SocketAddr, shots: &Path) {
+async fn scenario(c: &Client, addr: SocketAddr, hub_addr: SocketAddr, shots: &Path) {
     step("loading the page");
     c.goto(&format!("http://127.0.0.1:{}/", addr.port()))
         .await
@@ -496,6 +504,7 @@ async fn scenario(c: &Client, addr: SocketAddr, shots: &Path) {
     editor_and_game_end(c).await;
     engine_death(c).await;
     black_and_buttons(c).await;
+    hub_engine(c, hub_addr).await;
 }
 
 /// A Russian game against the engine by clicks: an illegal click, moves
@@ -1070,4 +1079,67 @@ async fn black_and_buttons(c: &Client) {
     assert!(!white_at_bottom(c).await);
     button(c, "last").await;
     wait(c, "the line's end", "window.shashkiState.ply === 3").await;
+}
+
+/// The page of a server whose engine speaks Hub (`shashki hub`): the
+/// engine answers a move, and analysis shows its one line (Hub has no
+/// MultiPV: the page asks for one line, not the three of its field).
+async fn hub_engine(c: &Client, addr: SocketAddr) {
+    step("a Hub engine");
+    c.goto(&format!("http://127.0.0.1:{}/", addr.port()))
+        .await
+        .unwrap();
+    wait(c, "the page", "document.body.dataset.ready === '1'").await;
+    set_value(c, "depth", "3").await;
+    click(c, "c3").await;
+    wait(
+        c,
+        "targets of c3",
+        "document.querySelectorAll('#board .target').length === 2",
+    )
+    .await;
+    click(c, "d4").await;
+    wait(
+        c,
+        "the Hub engine's reply",
+        "window.shashkiState.moves.length === 2",
+    )
+    .await;
+    assert_eq!(state(c, "engine.protocol").await, "hub");
+    assert_eq!(state(c, "engine.multipv").await, json!(false));
+    assert_eq!(moves_shown(c).await[0], "c3-d4");
+    wait(
+        c,
+        "the Hub engine's info",
+        "/depth 3 +score [-+]?\\d/.test(document.getElementById('info').textContent)",
+    )
+    .await;
+    select(c, "mode", "analyse").await;
+    js(c, "window.shashkiLog.length = 0").await;
+    button(c, "analyse").await;
+    wait(
+        c,
+        "analysis deeper than the move's depth 3",
+        "/depth ([4-9]|\\d\\d)/.test(document.getElementById('info').textContent)",
+    )
+    .await;
+    assert_eq!(
+        js(c, "document.querySelectorAll('#lines li').length").await,
+        json!(1),
+        "one line"
+    );
+    let log = js(c, "window.shashkiLog.join('\\n')").await;
+    let log = log.as_str().unwrap_or_default();
+    assert!(
+        log.contains("POST /engine/go") && !log.contains("-> "),
+        "one search asked, and not refused: {log}"
+    );
+    assert_eq!(message(c).await, "");
+    button(c, "stop").await;
+    wait(
+        c,
+        "the analysis stopped",
+        "/best move [a-h]/.test(document.getElementById('engine-status').textContent)",
+    )
+    .await;
 }
