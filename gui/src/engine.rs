@@ -826,6 +826,14 @@ mod tests {
         };
         let err = Engine::start(&cfg, sink.clone()).await.err().unwrap();
         assert!(err.contains("exited during the handshake"), "{err}");
+        // A UCI engine asked for Hub says nothing Hub knows, then exits.
+        let hub = EngineConfig {
+            program: Program::Shell("echo uciok; echo readyok".into()),
+            protocol: Protocol::Hub,
+            hash_mib: 16,
+        };
+        let err = Engine::start(&hub, sink.clone()).await.err().unwrap();
+        assert!(err.contains("exited during the handshake"), "{err}");
         let cfg = EngineConfig {
             program: Program::Path("/nonexistent/engine".into()),
             ..cfg
