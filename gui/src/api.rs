@@ -1,0 +1,563 @@
+//! The HTTP routes: the page's files, and the JSON API the page uses.
+//!
+//! Every request body is JSON (an empty body counts as `{}`); unknown fields
+//! are refused. Every error is `{"error": "<one line>"}` with a 4xx status,
+//! and a request that fails changes nothing.
+//!
+//! | route | body | answer |
+//! |---|---|---|
+//! | `POST /api/sessions` | `{"variant"?}` | 201, the state (see [`crate::view`]) |
+//! | `GET /api/sessions/{id}` | | the state |
+//! | `DELETE /api/sessions/{id}` | | `{"closed": true}` |
+//! | `POST .../new` | `{"variant"?}` | the state of a new game |
+//! | `POST .../position` | `{"fen", "variant"?}` | the state |
+//! | `POST .../pdn` | `{"pdn", "game"?}` (game from 0) | the state, cursor at the end |
+//! | `POST .../pdn/file` | the bytes of a PDN file (UTF-8, else Windows-1251) | the state of its first game |
+//! | `GET .../pdn` | | the line as PDN text (a download) |
+//! | `POST .../move` | `{"move": "c3-d4"}` or `{"path": ["c3", "e5"]}` | `{"played": "c3:e5:g3", "state"}` or `{"partial": {"path", "next", "candidates"}}` |
+//! | `POST .../takeback` | `{"plies"?}` (default 1) | the state |
+//! | `POST .../goto` | `{"ply"}` | the state (cursor moved along the line) |
+//! | `POST .../flip` | `{"flip"?}` (default: toggle) | the state |
+//! | `GET .../engine` | | `{"engine": status or null, "starts", "max_starts"}` |
+//! | `POST .../engine/start` | | the engine's status (started if not running) |
+//! | `POST .../engine/restart` | | the status of a new engine process |
+//! | `POST .../engine/go` | `{"depth"?, "movetime"?, "nodes"?, "wtime"?, "btime"?, "winc"?, "binc"?, "infinite"?, "multipv"?, "play"?}` | `{"search": id}` |
+//! | `POST .../engine/stop` | | `{"stopping": true}` |
+//! | `GET .../ws` | | a WebSocket of the session's events (see [`crate::live`]) |
+
+use crate::engine::{Engine, Limits, Status};
+use crate::error::ApiError;
+use crate::live::Live;
+use crate::registry::Registry;
+use crate::session::Played;
+use axum::body::Body;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, Request, State};
+use axum::http::{header, StatusCode, Uri};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use shashki::{input, Variant};
+use std::sync::Arc;
+use tokio::sync::broadcast;
+
+/// The largest request body (a PDN file of many games fits).
+pub const MAX_BODY: usize = 4 << 20;
+
+type Reg = Arc<Registry>;
+type ApiResult = Result<Response, ApiError>;
+
+/// The router of the whole server. With `loopback_only`, requests must
+/// name a loopback host (`127.0.0.1`, `localhost`, `[::1]`), so that a page
+/// of another site cannot reach the server through a name it controls.
+pub fn router(reg: Reg, loopback_only: bool) -> Router {
+    let s = "/api/sessions/{id}";
+    let mut r = Router::new()
+        .route("/api/sessions", post(create))
+        .route(s, get(state).delete(close))
+        .route(&format!("{s}/new"), post(new_game))
+        .route(&format!("{s}/position"), post(set_position))
+        .route(&format!("{s}/pdn"), get(export_pdn).post(load_pdn))
+        .route(&format!("{s}/pdn/file"), post(load_pdn_file))
+        .route(&format!("{s}/move"), post(play))
+        .route(&format!("{s}/takeback"), post(takeback))
+        .route(&format!("{s}/goto"), post(goto))
+        .route(&format!("{s}/flip"), post(flip))
+        .route(&format!("{s}/engine"), get(engine_status))
+        .route(&format!("{s}/engine/start"), post(engine_start))
+        .route(&format!("{s}/engine/restart"), post(engine_restart))
+        .route(&format!("{s}/engine/go"), post(engine_go))
+        .route(&format!("{s}/engine/stop"), post(engine_stop))
+        .route(&format!("{s}/ws"), get(events))
+        .fallback(files)
+        .with_state(reg);
+    if loopback_only {
+        r = r.layer(middleware::from_fn(loopback_host));
+    }
+    r.layer(middleware::from_fn(same_origin))
+}
+
+/// A request a browser sends from a page (it names the page's `Origin`)
+/// must come from this server's own page: another site's page cannot make
+/// sessions or start engines here.
+async fn same_origin(req: Request, next: Next) -> Response {
+    let (origin, host) = {
+        let text = |name| {
+            req.headers()
+                .get(name)
+                .and_then(|h| h.to_str().ok())
+                .map(str::to_string)
+        };
+        (text(header::ORIGIN), text(header::HOST))
+    };
+    if let Some(origin) = origin {
+        let host = host.unwrap_or_default();
+        let origin_host = origin
+            .strip_prefix("http://")
+            .or_else(|| origin.strip_prefix("https://"))
+            .unwrap_or("");
+        if origin_host.is_empty() || !origin_host.eq_ignore_ascii_case(&host) {
+            return ApiError::with(
+                StatusCode::FORBIDDEN,
+                format!(
+                    "requests from the page at {} are not served here",
+                    input::quote(&origin)
+                ),
+            )
+            .into_response();
+        }
+    }
+    next.run(req).await
+}
+
+async fn loopback_host(req: Request, next: Next) -> Response {
+    let host = req
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    let name = match host.strip_prefix('[') {
+        Some(rest) => rest.split(']').next().unwrap_or(""),
+        None => host.split(':').next().unwrap_or(""),
+    };
+    if matches!(name, "127.0.0.1" | "localhost" | "::1") {
+        next.run(req).await
+    } else {
+        ApiError::with(
+            StatusCode::FORBIDDEN,
+            format!(
+                "host {} is not a loopback name; open http://127.0.0.1",
+                input::quote(host)
+            ),
+        )
+        .into_response()
+    }
+}
+
+async fn files(uri: Uri) -> Response {
+    if let Some((ctype, content)) = crate::assets::find(uri.path()) {
+        return ([(header::CONTENT_TYPE, ctype)], content).into_response();
+    }
+    ApiError::not_found(format!("nothing at {}", input::quote(uri.path()))).into_response()
+}
+
+/// Read a JSON body (empty: `{}`).
+async fn read<T: DeserializeOwned>(body: Body) -> Result<T, ApiError> {
+    let bytes = axum::body::to_bytes(body, MAX_BODY).await.map_err(|_| {
+        ApiError::with(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("request body too large (limit {} MiB)", MAX_BODY >> 20),
+        )
+    })?;
+    let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
+        b"{}"
+    } else {
+        &bytes
+    };
+    serde_json::from_slice(bytes).map_err(|e| ApiError::bad(format!("bad request JSON: {e}")))
+}
+
+fn live(reg: &Registry, id: &str) -> Result<Arc<Live>, ApiError> {
+    reg.get(id).ok_or_else(|| {
+        ApiError::not_found(format!(
+            "no session {} (closed or expired); create a new one",
+            input::quote(id)
+        ))
+    })
+}
+
+fn variant(name: Option<&str>) -> Result<Option<Variant>, ApiError> {
+    name.map(|v| {
+        v.parse::<Variant>().map_err(|_| {
+            ApiError::bad(format!(
+                "unknown variant {} (russian, brazilian, adiyukh-64, adiyukh-80)",
+                input::quote(v)
+            ))
+        })
+    })
+    .transpose()
+}
+
+fn ok(v: Value) -> ApiResult {
+    Ok(Json(v).into_response())
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct VariantBody {
+    variant: Option<String>,
+}
+
+async fn create(State(reg): State<Reg>, body: Body) -> ApiResult {
+    let b: VariantBody = read(body).await?;
+    let v = variant(b.variant.as_deref())?.unwrap_or(Variant::Russian);
+    let live = reg.create(v).map_err(ApiError::limit)?;
+    Ok((StatusCode::CREATED, Json(live.state())).into_response())
+}
+
+async fn state(State(reg): State<Reg>, Path(id): Path<String>) -> ApiResult {
+    ok(live(&reg, &id)?.state())
+}
+
+async fn close(State(reg): State<Reg>, Path(id): Path<String>) -> ApiResult {
+    let l = live(&reg, &id)?;
+    reg.remove(&id);
+    // Quit its engine now, not when the last reference goes.
+    *l.engine.lock().await = None;
+    ok(json!({ "closed": true }))
+}
+
+async fn new_game(State(reg): State<Reg>, Path(id): Path<String>, body: Body) -> ApiResult {
+    let l = live(&reg, &id)?;
+    let b: VariantBody = read(body).await?;
+    let v = variant(b.variant.as_deref())?;
+    l.core().session.new_game(v);
+    if let Some(e) = l.engine.lock().await.as_ref() {
+        e.new_game();
+    }
+    ok(l.state())
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct PositionBody {
+    fen: Option<String>,
+    variant: Option<String>,
+}
+
+async fn set_position(State(reg): State<Reg>, Path(id): Path<String>, body: Body) -> ApiResult {
+    let l = live(&reg, &id)?;
+    let b: PositionBody = read(body).await?;
+    let fen = b
+        .fen
+        .ok_or_else(|| ApiError::bad("give the position text as \"fen\""))?;
+    let v = variant(b.variant.as_deref())?;
+    let mut core = l.core();
+    core.session.set_position(v, &fen)?;
+    ok(l.state_of(&core))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct PdnBody {
+    pdn: Option<String>,
+    game: Option<usize>,
+}
+
+async fn load_pdn(State(reg): State<Reg>, Path(id): Path<String>, body: Body) -> ApiResult {
+    let l = live(&reg, &id)?;
+    let b: PdnBody = read(body).await?;
+    let text = b
+        .pdn
+        .ok_or_else(|| ApiError::bad("give the PDN text as \"pdn\""))?;
+    let mut core = l.core();
+    core.session.load_pdn(&text, b.game.unwrap_or(0))?;
+    ok(l.state_of(&core))
+}
+
+/// A PDN file as it was uploaded: its bytes, decoded as the PDN reader
+/// reads files (UTF-8 when valid, else Windows-1251).
+async fn load_pdn_file(State(reg): State<Reg>, Path(id): Path<String>, body: Body) -> ApiResult {
+    let l = live(&reg, &id)?;
+    let bytes = axum::body::to_bytes(body, MAX_BODY).await.map_err(|_| {
+        ApiError::with(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("PDN file too large (limit {} MiB)", MAX_BODY >> 20),
+        )
+    })?;
+    let text = shashki::pdn::decode(&bytes, None)
+        .map_err(|e| ApiError::bad(format!("the PDN file is {e}")))?;
+    let mut core = l.core();
+    core.session.load_pdn(&text, 0)?;
+    ok(l.state_of(&core))
+}
+
+async fn export_pdn(State(reg): State<Reg>, Path(id): Path<String>) -> ApiResult {
+    let l = live(&reg, &id)?;
+    let text = l.core().session.pdn();
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+            (
+                header::CONTENT_DISPOSITION,
+                "attachment; filename=\"game.pdn\"",
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct MoveBody {
+    #[serde(rename = "move")]
+    text: Option<String>,
+    path: Option<Vec<String>>,
+}
+
+async fn play(State(reg): State<Reg>, Path(id): Path<String>, body: Body) -> ApiResult {
+    let l = live(&reg, &id)?;
+    let b: MoveBody = read(body).await?;
+    let mut core = l.core();
+    match (b.text, b.path) {
+        (Some(text), None) => {
+            let played = core.session.play_text(&text)?;
+            ok(json!({ "played": played, "state": l.state_of(&core) }))
+        }
+        (None, Some(path)) => match core.session.play_path(&path)? {
+            Played::Move(played) => ok(json!({ "played": played, "state": l.state_of(&core) })),
+            Played::Partial { next, candidates } => ok(json!({
+                "partial": { "path": path, "next": next, "candidates": candidates }
+            })),
+        },
+        _ => Err(ApiError::bad(
+            "give either \"move\" (move text) or \"path\" (a list of squares)",
+        )),
+    }
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct TakebackBody {
+    plies: Option<usize>,
+}
+
+async fn takeback(State(reg): State<Reg>, Path(id): Path<String>, body: Body) -> ApiResult {
+    let l = live(&reg, &id)?;
+    let b: TakebackBody = read(body).await?;
+    let mut core = l.core();
+    core.session.takeback(b.plies.unwrap_or(1))?;
+    ok(l.state_of(&core))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct GotoBody {
+    ply: Option<usize>,
+}
+
+async fn goto(State(reg): State<Reg>, Path(id): Path<String>, body: Body) -> ApiResult {
+    let l = live(&reg, &id)?;
+    let b: GotoBody = read(body).await?;
+    let ply = b
+        .ply
+        .ok_or_else(|| ApiError::bad("give the move number as \"ply\""))?;
+    let mut core = l.core();
+    core.session.goto(ply)?;
+    ok(l.state_of(&core))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct FlipBody {
+    flip: Option<bool>,
+}
+
+async fn flip(State(reg): State<Reg>, Path(id): Path<String>, body: Body) -> ApiResult {
+    let l = live(&reg, &id)?;
+    let b: FlipBody = read(body).await?;
+    let mut core = l.core();
+    core.session.flip = b.flip.unwrap_or(!core.session.flip);
+    ok(l.state_of(&core))
+}
+
+async fn engine_status(State(reg): State<Reg>, Path(id): Path<String>) -> ApiResult {
+    let l = live(&reg, &id)?;
+    let status = l.engine.lock().await.as_ref().map(Engine::status);
+    l.set_engine_status(status.clone());
+    ok(json!({
+        "engine": status,
+        "starts": l.starts.load(std::sync::atomic::Ordering::SeqCst),
+        "max_starts": reg.config.max_engine_starts,
+    }))
+}
+
+/// Start a new engine process in the slot (the old one, if any, quits).
+async fn start_engine(
+    reg: &Registry,
+    l: &Arc<Live>,
+    slot: &mut Option<Engine>,
+) -> Result<Status, ApiError> {
+    l.count_start(reg.config.max_engine_starts)
+        .map_err(ApiError::limit)?;
+    *slot = None;
+    let engine = Engine::start(&reg.config.engine, l.sink())
+        .await
+        .map_err(|e| ApiError::with(StatusCode::BAD_GATEWAY, e))?;
+    let status = engine.status();
+    l.engine_started(status.clone());
+    *slot = Some(engine);
+    Ok(status)
+}
+
+async fn engine_start(State(reg): State<Reg>, Path(id): Path<String>) -> ApiResult {
+    let l = live(&reg, &id)?;
+    let mut slot = l.engine.lock().await;
+    if let Some(e) = slot.as_ref().filter(|e| !e.is_dead()) {
+        return ok(serde_json::to_value(e.status()).unwrap_or(Value::Null));
+    }
+    let status = start_engine(&reg, &l, &mut slot).await?;
+    ok(serde_json::to_value(status).unwrap_or(Value::Null))
+}
+
+async fn engine_restart(State(reg): State<Reg>, Path(id): Path<String>) -> ApiResult {
+    let l = live(&reg, &id)?;
+    let mut slot = l.engine.lock().await;
+    let status = start_engine(&reg, &l, &mut slot).await?;
+    ok(serde_json::to_value(status).unwrap_or(Value::Null))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct GoBody {
+    depth: Option<u64>,
+    movetime: Option<u64>,
+    nodes: Option<u64>,
+    wtime: Option<u64>,
+    btime: Option<u64>,
+    winc: Option<u64>,
+    binc: Option<u64>,
+    #[serde(default)]
+    infinite: bool,
+    multipv: Option<u64>,
+    #[serde(default)]
+    play: bool,
+}
+
+fn in_range(name: &str, value: Option<u64>, range: input::Range) -> Result<(), ApiError> {
+    match value {
+        Some(v) if !range.contains(v) => Err(ApiError::bad(format!(
+            "{name} must be a whole number {}, not {v}",
+            range.describe()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+fn limits(b: &GoBody) -> Result<(Limits, u32), ApiError> {
+    in_range("depth", b.depth, input::DEPTH)?;
+    in_range("movetime", b.movetime, input::TIME_MS)?;
+    in_range("nodes", b.nodes, input::NODES)?;
+    for (n, v) in [
+        ("wtime", b.wtime),
+        ("btime", b.btime),
+        ("winc", b.winc),
+        ("binc", b.binc),
+    ] {
+        in_range(n, v, input::TIME_MS)?;
+    }
+    in_range("multipv", b.multipv, input::MULTIPV)?;
+    let clock = match (b.wtime, b.btime) {
+        (Some(w), Some(bt)) => Some([w, bt, b.winc.unwrap_or(0), b.binc.unwrap_or(0)]),
+        (None, None) if b.winc.is_none() && b.binc.is_none() => None,
+        _ => {
+            return Err(ApiError::bad(
+                "a clock needs both wtime and btime (winc and binc are optional)",
+            ))
+        }
+    };
+    let l = Limits {
+        depth: b.depth,
+        movetime: b.movetime,
+        nodes: b.nodes,
+        clock,
+        infinite: b.infinite,
+    };
+    if l == Limits::default() {
+        return Err(ApiError::bad(
+            "give a limit: depth, movetime, nodes, a clock (wtime, btime) or infinite",
+        ));
+    }
+    if l.infinite && b.play {
+        return Err(ApiError::bad(
+            "an infinite search plays no move; give a limit to play",
+        ));
+    }
+    Ok((l, b.multipv.unwrap_or(1) as u32))
+}
+
+async fn engine_go(State(reg): State<Reg>, Path(id): Path<String>, body: Body) -> ApiResult {
+    let l = live(&reg, &id)?;
+    let b: GoBody = read(body).await?;
+    let (lim, multipv) = limits(&b)?;
+    let mut slot = l.engine.lock().await;
+    match slot.as_ref() {
+        None => {
+            start_engine(&reg, &l, &mut slot).await?;
+        }
+        Some(e) if e.is_dead() => {
+            let exit = e.status().exit.unwrap_or_default();
+            return Err(ApiError::conflict(format!(
+                "the engine has died ({exit}); restart it"
+            )));
+        }
+        Some(_) => {}
+    }
+    let engine = slot.as_ref().expect("an engine was started");
+    let search = l.search(lim, multipv, b.play)?;
+    let sid = search.id;
+    if let Err(e) = engine.go(search) {
+        l.search_failed(sid);
+        return Err(ApiError::conflict(e));
+    }
+    ok(json!({ "search": sid }))
+}
+
+async fn engine_stop(State(reg): State<Reg>, Path(id): Path<String>) -> ApiResult {
+    let l = live(&reg, &id)?;
+    let slot = l.engine.lock().await;
+    match slot.as_ref() {
+        Some(e) if !e.is_dead() => {
+            e.stop();
+            ok(json!({ "stopping": true }))
+        }
+        _ => Err(ApiError::conflict("no engine is running")),
+    }
+}
+
+async fn events(
+    State(reg): State<Reg>,
+    Path(id): Path<String>,
+    upgrade: WebSocketUpgrade,
+) -> ApiResult {
+    let l = live(&reg, &id)?;
+    let rx = l.subscribe();
+    let hello = json!({ "type": "state", "state": l.state() }).to_string();
+    drop(l);
+    Ok(upgrade.on_upgrade(move |socket| pump(socket, rx, hello)))
+}
+
+/// Send the session's events to the socket until either side closes.
+async fn pump(mut socket: WebSocket, mut rx: broadcast::Receiver<String>, hello: String) {
+    if socket.send(Message::Text(hello.into())).await.is_err() {
+        return;
+    }
+    loop {
+        tokio::select! {
+            ev = rx.recv() => {
+                let text = match ev {
+                    Ok(text) => text,
+                    Err(broadcast::error::RecvError::Lagged(n)) => {
+                        json!({ "type": "lagged", "missed": n }).to_string()
+                    }
+                    Err(broadcast::error::RecvError::Closed) => {
+                        let _ = socket.send(Message::Close(None)).await;
+                        return;
+                    }
+                };
+                if socket.send(Message::Text(text.into())).await.is_err() {
+                    return;
+                }
+            }
+            msg = socket.recv() => match msg {
+                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
+                Some(Ok(_)) => {}
+            },
+        }
+    }
+}

@@ -1,0 +1,97 @@
+//! The sessions of the server (one per browser tab), their ids and limits:
+//! at most `max_sessions` at once (sessions idle longer than `idle` make
+//! room for new ones), at most `max_engine_starts` engines started by one
+//! session, and the engines' tables kept to `hash_mib` each.
+
+use crate::engine::EngineConfig;
+use crate::live::Live;
+use crate::session::Session;
+use shashki::Variant;
+use std::collections::hash_map::RandomState;
+use std::collections::HashMap;
+use std::hash::{BuildHasher, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The server's settings.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The engine every session starts (from the command line only).
+    pub engine: EngineConfig,
+    pub max_sessions: usize,
+    pub max_engine_starts: u32,
+    /// A session unused this long may be closed to make room.
+    pub idle: Duration,
+}
+
+/// All sessions.
+pub struct Registry {
+    pub config: Config,
+    sessions: Mutex<HashMap<String, Arc<Live>>>,
+    counter: AtomicU64,
+}
+
+impl Registry {
+    pub fn new(config: Config) -> Registry {
+        Registry {
+            config,
+            sessions: Mutex::new(HashMap::new()),
+            counter: AtomicU64::new(0),
+        }
+    }
+
+    /// A new session, or an error when the server is full.
+    pub fn create(&self, variant: Variant) -> Result<Arc<Live>, String> {
+        let mut sessions = self.sessions.lock().expect("sessions");
+        if sessions.len() >= self.config.max_sessions {
+            let idle = self.config.idle;
+            sessions.retain(|_, s| s.idle() < idle);
+        }
+        if sessions.len() >= self.config.max_sessions {
+            return Err(format!(
+                "too many sessions ({} open, the limit); close another tab or try later",
+                sessions.len()
+            ));
+        }
+        let id = self.new_id();
+        let live = Arc::new(Live::new(id.clone(), Session::new(variant)));
+        sessions.insert(id, live.clone());
+        Ok(live)
+    }
+
+    pub fn get(&self, id: &str) -> Option<Arc<Live>> {
+        self.sessions.lock().expect("sessions").get(id).cloned()
+    }
+
+    /// Close a session (its engine quits when the last request using it ends).
+    pub fn remove(&self, id: &str) -> bool {
+        self.sessions.lock().expect("sessions").remove(id).is_some()
+    }
+
+    pub fn len(&self) -> usize {
+        self.sessions.lock().expect("sessions").len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// 128 random bits as hex, unguessable by other pages.
+    fn new_id(&self) -> String {
+        let n = self.counter.fetch_add(1, Ordering::SeqCst);
+        let half = |salt: u64| {
+            let mut h = RandomState::new().build_hasher();
+            h.write_u64(n);
+            h.write_u64(salt);
+            h.write_u128(
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| d.as_nanos())
+                    .unwrap_or(0),
+            );
+            h.finish()
+        };
+        format!("{:016x}{:016x}", half(1), half(2))
+    }
+}

@@ -1,0 +1,886 @@
+//! The server's API over real HTTP and WebSocket connections: a server on a
+//! free loopback port per test, this program's own engine as the child.
+
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+use shashki_gui::engine::{EngineConfig, Program, Protocol};
+use shashki_gui::{app, Config};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+
+// ------------------------------------------------------------ helpers
+
+/// The `shashki` engine of this build: beside the test binary's folder, or
+/// built now (`cargo test -p shashki-gui` alone does not build it).
+fn engine_path() -> PathBuf {
+    static PATH: OnceLock<PathBuf> = OnceLock::new();
+    PATH.get_or_init(|| {
+        let exe = std::env::current_exe().expect("test binary path");
+        if let Ok(p) = shashki_gui::engine_beside(&exe) {
+            return p;
+        }
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let status = std::process::Command::new(cargo)
+            .args([
+                "build",
+                "--profile",
+                "test",
+                "-p",
+                "shashki",
+                "--bin",
+                "shashki",
+            ])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .status()
+            .expect("run cargo build for the engine");
+        assert!(status.success(), "cargo build -p shashki failed");
+        shashki_gui::engine_beside(&exe).expect("the engine after building it")
+    })
+    .clone()
+}
+
+fn config(max_sessions: usize) -> Config {
+    Config {
+        engine: EngineConfig {
+            program: Program::Path(engine_path()),
+            protocol: Protocol::Uci,
+            hash_mib: 16,
+        },
+        max_sessions,
+        max_engine_starts: 4,
+        idle: Duration::from_secs(3600),
+    }
+}
+
+/// Serve on a free loopback port; the server lives as long as the runtime.
+async fn serve(config: Config) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let router = app(config, true);
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    addr
+}
+
+/// One HTTP/1.1 request; the status and the body.
+async fn raw(addr: SocketAddr, method: &str, path: &str, host: &str, body: &str) -> (u16, String) {
+    request(addr, method, path, host, "", body).await
+}
+
+/// A request with extra header lines (each ending in CRLF), empty body.
+async fn raw_with(addr: SocketAddr, method: &str, path: &str, headers: &str) -> (u16, String) {
+    request(addr, method, path, &addr.to_string(), headers, "").await
+}
+
+async fn request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    host: &str,
+    headers: &str,
+    body: &str,
+) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\n{headers}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut buf = Vec::new();
+    s.read_to_end(&mut buf).await.unwrap();
+    let text = String::from_utf8(buf).unwrap();
+    let (head, rest) = text.split_once("\r\n\r\n").expect("HTTP head");
+    let status: u16 = head.split(' ').nth(1).unwrap().parse().unwrap();
+    let chunked = head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked");
+    let body = if chunked {
+        dechunk(rest)
+    } else {
+        rest.to_string()
+    };
+    (status, body)
+}
+
+fn dechunk(mut s: &str) -> String {
+    let mut out = String::new();
+    loop {
+        let (size, rest) = s.split_once("\r\n").unwrap();
+        let n = usize::from_str_radix(size.trim(), 16).unwrap();
+        if n == 0 {
+            return out;
+        }
+        out.push_str(&rest[..n]);
+        s = &rest[n + 2..];
+    }
+}
+
+async fn call(addr: SocketAddr, method: &str, path: &str, body: Value) -> (u16, Value) {
+    let body = if body.is_null() {
+        String::new()
+    } else {
+        body.to_string()
+    };
+    let (status, text) = raw(addr, method, path, &addr.to_string(), &body).await;
+    let v =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: not JSON ({e}): {text}"));
+    (status, v)
+}
+
+async fn post(addr: SocketAddr, path: &str, body: Value) -> (u16, Value) {
+    call(addr, "POST", path, body).await
+}
+
+async fn get(addr: SocketAddr, path: &str) -> (u16, Value) {
+    call(addr, "GET", path, Value::Null).await
+}
+
+/// A new session; its id and path prefix.
+async fn session(addr: SocketAddr, variant: &str) -> (String, Value) {
+    let (status, state) = post(addr, "/api/sessions", json!({ "variant": variant })).await;
+    assert_eq!(status, 201, "{state}");
+    let id = state["id"].as_str().unwrap().to_string();
+    (format!("/api/sessions/{id}"), state)
+}
+
+/// A state without its stamp (which grows with every state made), to
+/// compare what it shows.
+fn unstamped(mut state: Value) -> Value {
+    assert!(state["stamp"].as_u64().is_some_and(|n| n > 0), "{state}");
+    if let Some(m) = state.as_object_mut() {
+        m.remove("stamp");
+    }
+    state
+}
+
+fn legal_texts(state: &Value) -> Vec<String> {
+    state["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// An error answer: the status and a one-line message.
+fn assert_error(status: u16, v: &Value, want_status: u16, contains: &str) {
+    assert_eq!(status, want_status, "{v}");
+    let msg = v["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error message: {v}"));
+    assert!(!msg.contains('\n'), "{msg}");
+    assert!(msg.contains(contains), "'{msg}' does not say '{contains}'");
+}
+
+fn shared() -> PathBuf {
+    match std::env::var_os("SHASHKI_SHARED") {
+        Some(d) if !d.is_empty() => PathBuf::from(d),
+        _ => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared"),
+    }
+}
+
+// ------------------------------------------------------------ positions and moves
+
+#[tokio::test]
+async fn legal_moves_match_the_perft_file_at_depth_one() {
+    let addr = serve(config(4)).await;
+    let (s, start) = session(addr, "russian").await;
+    // The Russian start has 7 legal moves (perft.txt, depth 1).
+    assert_eq!(start["legal"].as_array().unwrap().len(), 7);
+    assert_eq!(start["side"], "white");
+    assert!(start["svg"].as_str().unwrap().starts_with("<svg"));
+    let text = std::fs::read_to_string(shared().join("testdata/perft.txt"))
+        .expect("../shared/testdata/perft.txt (set SHASHKI_SHARED)");
+    let mut checked = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let f: Vec<&str> = line.split(';').collect();
+        if f[3] != "1" {
+            continue;
+        }
+        let (status, state) = post(
+            addr,
+            &format!("{s}/position"),
+            json!({ "variant": f[0], "fen": f[2] }),
+        )
+        .await;
+        assert_eq!(status, 200, "{line}: {state}");
+        let count: usize = f[4].parse().unwrap();
+        assert_eq!(state["legal"].as_array().unwrap().len(), count, "{line}");
+        assert_eq!(state["variant"], f[0]);
+        checked += 1;
+    }
+    assert!(checked >= 10, "only {checked} depth-1 lines");
+}
+
+#[tokio::test]
+async fn play_and_refuse_moves() {
+    let addr = serve(config(4)).await;
+    let (s, start) = session(addr, "russian").await;
+    let (status, v) = post(addr, &format!("{s}/move"), json!({ "move": "c3-d4" })).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["played"], "c3-d4");
+    let state = &v["state"];
+    assert_eq!(state["side"], "black");
+    assert_eq!(state["ply"], 1);
+    assert_eq!(state["moves"], json!(["c3-d4"]));
+    assert_ne!(state["fen"], start["fen"]);
+
+    // Bad input of every kind: a clear error, the state unchanged.
+    let before = unstamped(get(addr, &s).await.1);
+    // Each state made has a larger stamp than the ones before.
+    let (a, b) = (get(addr, &s).await.1, get(addr, &s).await.1);
+    assert!(
+        b["stamp"].as_u64() > a["stamp"].as_u64(),
+        "{} {}",
+        a["stamp"],
+        b["stamp"]
+    );
+    let cases = [
+        ("move", json!({ "move": "c3-d4" }), "not a legal move"),
+        ("move", json!({ "move": "zz" }), "not a move"),
+        (
+            "move",
+            json!({ "path": ["b6", "c7"] }),
+            "after b6 it goes on to",
+        ),
+        (
+            "move",
+            json!({ "path": ["h2", "g3"] }),
+            "no legal move starts on h2",
+        ),
+        ("move", json!({ "path": ["c3"], "move": "c3-d4" }), "either"),
+        ("move", json!({ "mvoe": "b6-a5" }), "unknown field"),
+        ("position", json!({ "fen": "W:Wz9:B" }), "bad position text"),
+        ("position", json!({ "fen": "W:Wa1,a1:Bb8" }), "listed twice"),
+        (
+            "position",
+            json!({ "fen": "W:W" , "variant": "chess" }),
+            "unknown variant",
+        ),
+        ("pdn", json!({ "pdn": "1. c3-c5 *" }), "bad PDN"),
+        ("pdn", json!({ "pdn": "" }), "no game"),
+        ("takeback", json!({ "plies": 5 }), "cannot take back"),
+        ("goto", json!({ "ply": 9 }), "no move 9"),
+    ];
+    for (route, body, says) in cases {
+        let (status, v) = post(addr, &format!("{s}/{route}"), body.clone()).await;
+        assert_error(status, &v, 400, says);
+        assert_eq!(
+            unstamped(get(addr, &s).await.1),
+            before,
+            "{route} {body} changed the state"
+        );
+    }
+    // Not JSON at all.
+    let (status, text) = raw(
+        addr,
+        "POST",
+        &format!("{s}/move"),
+        &addr.to_string(),
+        "{nope",
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert!(text.contains("bad request JSON"), "{text}");
+    assert_eq!(unstamped(get(addr, &s).await.1), before);
+
+    let (status, v) = get(addr, "/api/sessions/0123").await;
+    assert_error(status, &v, 404, "no session");
+}
+
+#[tokio::test]
+async fn a_capture_is_entered_square_by_square() {
+    let addr = serve(config(4)).await;
+    let (s, _) = session(addr, "russian").await;
+    // c3 takes d4 landing on e5, then d6 (to c7) or f6 (to g7): two routes
+    // sharing c3, e5.
+    let (status, _) = post(
+        addr,
+        &format!("{s}/position"),
+        json!({ "fen": "W:Wc3:Bd4,d6,f6,h8" }),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let mv = format!("{s}/move");
+    let (_, v) = post(addr, &mv, json!({ "path": ["c3"] })).await;
+    assert_eq!(v["partial"]["next"], json!(["e5"]), "{v}");
+    let (_, v) = post(addr, &mv, json!({ "path": ["c3", "e5"] })).await;
+    let mut next: Vec<String> = serde_json::from_value(v["partial"]["next"].clone()).unwrap();
+    next.sort();
+    assert_eq!(next, ["c7", "g7"], "{v}");
+    let mut cands: Vec<String> =
+        serde_json::from_value(v["partial"]["candidates"].clone()).unwrap();
+    cands.sort();
+    assert_eq!(cands, ["c3:e5:c7", "c3:e5:g7"]);
+    // Nothing was played yet.
+    assert_eq!(get(addr, &s).await.1["ply"], 0);
+    let (status, v) = post(addr, &mv, json!({ "path": ["c3", "e5", "a3"] })).await;
+    assert_error(status, &v, 400, "after c3, e5 it goes on to");
+    let (status, v) = post(addr, &mv, json!({ "path": ["c3", "e5", "g7"] })).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["played"], "c3:e5:g7");
+    let mut squares: Vec<&str> = v["state"]["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["square"].as_str().unwrap())
+        .collect();
+    squares.sort();
+    assert_eq!(squares, ["d6", "g7", "h8"], "d4 and f6 taken");
+    assert_eq!(v["state"]["side"], "black");
+}
+
+#[tokio::test]
+async fn takeback_pdn_and_stepping() {
+    let addr = serve(config(4)).await;
+    let (s, start) = session(addr, "brazilian").await;
+    for m in ["c3-d4", "f6-g5", "g3-f4"] {
+        let (status, v) = post(addr, &format!("{s}/move"), json!({ "move": m })).await;
+        assert_eq!(status, 200, "{v}");
+    }
+    let (status, text) = raw(addr, "GET", &format!("{s}/pdn"), &addr.to_string(), "").await;
+    assert_eq!(status, 200);
+    assert!(text.contains("[GameType \"26\"]"), "{text}");
+    assert!(text.contains("1. c3-d4 f6-g5 2. g3-f4"), "{text}");
+
+    let (_, v) = post(addr, &format!("{s}/takeback"), Value::Null).await;
+    assert_eq!(v["ply"], 2);
+    assert_eq!(v["moves"], json!(["c3-d4", "f6-g5"]));
+    let (_, v) = post(addr, &format!("{s}/takeback"), json!({ "plies": 2 })).await;
+    assert_eq!(v["fen"], start["fen"]);
+    assert_eq!(v["moves"], json!([]));
+
+    // Load a game, step back through it, export it again.
+    let pdn = "[Event \"test\"]\n[GameType \"26\"]\n\n1. c3-d4 f6-e5 2. d4xf6 g7xe5 3. g3-f4 *\n";
+    let (status, v) = post(addr, &format!("{s}/pdn"), json!({ "pdn": pdn })).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["ply"], 5);
+    assert_eq!(v["moves"].as_array().unwrap().len(), 5);
+    let (_, v) = post(addr, &format!("{s}/goto"), json!({ "ply": 2 })).await;
+    assert_eq!(v["ply"], 2);
+    assert_eq!(v["side"], "white");
+    assert_eq!(
+        v["moves"].as_array().unwrap().len(),
+        5,
+        "stepping keeps the line"
+    );
+    let (_, text) = raw(addr, "GET", &format!("{s}/pdn"), &addr.to_string(), "").await;
+    assert!(text.contains("[Event \"test\"]"), "{text}");
+    assert!(text.contains("2. d4xf6 g7xe5 3. g3-f4"), "{text}");
+
+    let (_, v) = post(
+        addr,
+        &format!("{s}/new"),
+        json!({ "variant": "adiyukh-80" }),
+    )
+    .await;
+    assert_eq!(v["variant"], "adiyukh-80");
+    assert_eq!(v["files"], 10);
+    assert_eq!(v["ply"], 0);
+}
+
+#[tokio::test]
+async fn a_pdn_file_is_uploaded_as_bytes() {
+    let addr = serve(config(4)).await;
+    let (s, start) = session(addr, "russian").await;
+    let file = format!("{s}/pdn/file");
+    let host = addr.to_string();
+    // Not a game: refused with one line, the session unchanged.
+    let (status, text) = raw(addr, "POST", &file, &host, "1. c3-c4 *").await;
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert_error(status, &v, 400, "bad PDN");
+    let (_, v) = get(addr, &s).await;
+    assert_eq!(v["fen"], start["fen"]);
+    // A game: loaded, the cursor at its end.
+    let (status, text) = raw(
+        addr,
+        "POST",
+        &file,
+        &host,
+        "[Event \"f\"]\n1. c3-d4 f6-e5 *\n",
+    )
+    .await;
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["moves"], json!(["c3-d4", "f6-e5"]));
+    assert_eq!(v["ply"], 2);
+}
+
+#[tokio::test]
+async fn adiyukh_towers_and_the_count() {
+    let addr = serve(config(4)).await;
+    let (s, start) = session(addr, "adiyukh-80").await;
+    // Each side counts the checkers, of either colour, on the other half:
+    // at the start all of the other side's 15.
+    assert_eq!(start["count"], json!({ "white": 15, "black": 15 }));
+    let fen = "W:Wd6-2/1,a1:Bc3-3/2,j8";
+    let (status, v) = post(addr, &format!("{s}/position"), json!({ "fen": fen })).await;
+    assert_eq!(status, 200, "{v}");
+    // White counts every checker on ranks 5-8 (d6: 3, j8: 1), Black on
+    // ranks 1-4 (a1: 1, c3: 5).
+    assert_eq!(v["count"], json!({ "white": 4, "black": 6 }));
+    let d6 = v["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["square"] == "d6")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        d6,
+        json!({ "square": "d6", "color": "white", "kind": "tower", "own": 2, "other": 1 })
+    );
+    assert!(v["svg"]
+        .as_str()
+        .unwrap()
+        .contains("data-own=\"3\" data-other=\"2\""));
+    // Russian has no towers: refused, and the Adiyukh position stays.
+    let (status, e) = post(
+        addr,
+        &format!("{s}/position"),
+        json!({ "fen": fen, "variant": "russian" }),
+    )
+    .await;
+    assert_error(status, &e, 400, "bad position text");
+    assert_eq!(get(addr, &s).await.1["count"], v["count"]);
+}
+
+#[tokio::test]
+async fn limits_and_loopback_hosts() {
+    let addr = serve(config(2)).await;
+    session(addr, "russian").await;
+    let (s2, _) = session(addr, "russian").await;
+    let (status, v) = post(addr, "/api/sessions", Value::Null).await;
+    assert_error(status, &v, 429, "too many sessions");
+    let (status, _) = call(addr, "DELETE", &s2, Value::Null).await;
+    assert_eq!(status, 200);
+    let (status, _) = post(addr, "/api/sessions", Value::Null).await;
+    assert_eq!(status, 201);
+
+    let (status, text) = raw(addr, "GET", "/", "evil.example:8080", "").await;
+    assert_eq!(status, 403, "{text}");
+    // A page of another site: refused; the server's own page: served.
+    let addr = serve(config(4)).await;
+    let (status, text) = raw_with(
+        addr,
+        "POST",
+        "/api/sessions",
+        "Origin: http://evil.example\r\n",
+    )
+    .await;
+    assert_eq!(status, 403, "{text}");
+    assert!(text.contains("not served here"), "{text}");
+    let own = format!("Origin: http://{addr}\r\n");
+    let (status, text) = raw_with(addr, "POST", "/api/sessions", &own).await;
+    assert_eq!(status, 201, "{text}");
+    let (status, text) = raw(addr, "GET", "/", &addr.to_string(), "").await;
+    assert_eq!(status, 200);
+    assert!(text.contains("<html"), "{text}");
+    let (status, _) = raw(addr, "GET", "/app.js", "localhost", "").await;
+    assert_eq!(status, 200);
+}
+
+// ------------------------------------------------------------ the engine
+
+type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
+
+/// The next event for which `pick` says yes (20 s at most).
+async fn wait_for(ws: &mut Ws, what: &str, pick: impl Fn(&Value) -> bool) -> Value {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let msg = tokio::time::timeout_at(deadline, ws.next())
+            .await
+            .unwrap_or_else(|_| panic!("no {what} event within 20 s"))
+            .expect("socket open")
+            .expect("socket message");
+        if let Message::Text(t) = msg {
+            let v: Value = serde_json::from_str(&t).unwrap();
+            if pick(&v) {
+                return v;
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn engine_lifecycle() {
+    let addr = serve(config(4)).await;
+    let (s, start) = session(addr, "russian").await;
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}{s}/ws"))
+        .await
+        .unwrap();
+    let hello = wait_for(&mut ws, "state", |v| v["type"] == "state").await;
+    assert_eq!(hello["state"]["fen"], start["fen"]);
+
+    // A search to a depth: info lines, then a legal best move.
+    let (status, v) = post(addr, &format!("{s}/engine/go"), json!({ "depth": 4 })).await;
+    assert_eq!(status, 200, "{v}");
+    let search = v["search"].clone();
+    let info = wait_for(&mut ws, "info", |v| {
+        v["type"] == "info" && v["search"] == search
+    })
+    .await;
+    assert!(info["depth"].as_u64().unwrap() >= 1, "{info}");
+    assert!(
+        info["pv"].as_array().is_some_and(|pv| !pv.is_empty()),
+        "{info}"
+    );
+    let best = wait_for(&mut ws, "bestmove", |v| {
+        v["type"] == "bestmove" && v["search"] == search
+    })
+    .await;
+    let mv = best["move"].as_str().unwrap().to_string();
+    assert!(
+        legal_texts(&start).contains(&mv),
+        "{mv} is not legal at the start"
+    );
+    assert_eq!(best["played"], false);
+    assert_eq!(get(addr, &s).await.1["ply"], 0, "analysis plays nothing");
+
+    // The engine dies: reported on the socket and in its status.
+    let (_, st) = get(addr, &format!("{s}/engine")).await;
+    assert_eq!(st["engine"]["state"], "ready", "{st}");
+    let pid = st["engine"]["pid"].as_u64().unwrap();
+    let killed = std::process::Command::new("kill")
+        .args(["-9", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let died = wait_for(&mut ws, "died", |v| v["type"] == "died").await;
+    assert!(
+        died["exit"].as_str().unwrap().contains("signal 9"),
+        "{died}"
+    );
+    let (_, st) = get(addr, &format!("{s}/engine")).await;
+    assert_eq!(st["engine"]["state"], "dead", "{st}");
+    let (status, v) = post(addr, &format!("{s}/engine/go"), json!({ "depth": 2 })).await;
+    assert_error(status, &v, 409, "died");
+
+    // Restarted from the page; it plays a move into the game.
+    let (status, v) = post(addr, &format!("{s}/engine/restart"), Value::Null).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["state"], "ready");
+    let pid2 = v["pid"].as_u64().unwrap();
+    assert_ne!(pid2, pid);
+    let (status, v) = post(
+        addr,
+        &format!("{s}/engine/go"),
+        json!({ "depth": 3, "play": true }),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    let search = v["search"].clone();
+    let best = wait_for(&mut ws, "bestmove", |v| {
+        v["type"] == "bestmove" && v["search"] == search
+    })
+    .await;
+    assert_eq!(best["played"], true, "{best}");
+    let state = wait_for(&mut ws, "state", |v| v["type"] == "state").await;
+    assert_eq!(state["state"]["ply"], 1);
+    assert_eq!(state["state"]["moves"][0], best["move"]);
+
+    // Infinite analysis with two lines, then stop.
+    let (status, v) = post(
+        addr,
+        &format!("{s}/engine/go"),
+        json!({ "infinite": true, "multipv": 2 }),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    let search = v["search"].clone();
+    let second = wait_for(&mut ws, "second line", |v| {
+        v["type"] == "info" && v["search"] == search && v["multipv"] == 2
+    })
+    .await;
+    assert!(second["white"].is_object(), "{second}");
+    let (status, _) = post(addr, &format!("{s}/engine/stop"), Value::Null).await;
+    assert_eq!(status, 200);
+    let best = wait_for(&mut ws, "bestmove", |v| {
+        v["type"] == "bestmove" && v["search"] == search
+    })
+    .await;
+    assert!(best["move"].is_string(), "{best}");
+
+    // A new search while one runs: the running one is stopped, its best
+    // move reported, and the new one (on a Fischer clock) runs to its end.
+    let (_, v) = post(addr, &format!("{s}/engine/go"), json!({ "infinite": true })).await;
+    let old = v["search"].clone();
+    wait_for(&mut ws, "info", |v| {
+        v["type"] == "info" && v["search"] == old
+    })
+    .await;
+    let clock = json!({ "wtime": 2000, "btime": 2000, "winc": 20, "binc": 20 });
+    let (status, v) = post(addr, &format!("{s}/engine/go"), clock).await;
+    assert_eq!(status, 200, "{v}");
+    let new = v["search"].clone();
+    let first = wait_for(&mut ws, "bestmove", |v| v["type"] == "bestmove").await;
+    assert_eq!(first["search"], old, "{first}");
+    let second = wait_for(&mut ws, "bestmove", |v| v["type"] == "bestmove").await;
+    assert_eq!(second["search"], new, "{second}");
+    assert!(second["move"].is_string(), "{second}");
+
+    // Bad limits change nothing.
+    for (body, says) in [
+        (json!({}), "give a limit"),
+        (json!({ "depth": 0 }), "depth must be"),
+        (json!({ "wtime": 1000 }), "both wtime and btime"),
+        (json!({ "infinite": true, "play": true }), "plays no move"),
+    ] {
+        let (status, v) = post(addr, &format!("{s}/engine/go"), body).await;
+        assert_error(status, &v, 400, says);
+    }
+    let _ = ws.close(None).await;
+    let (status, _) = call(addr, "DELETE", &s, Value::Null).await;
+    assert_eq!(status, 200);
+    // The engine process is gone (quit and reaped) once the session is closed.
+    if cfg!(target_os = "linux") {
+        let proc = PathBuf::from(format!("/proc/{pid2}"));
+        let gone = async {
+            while proc.exists() {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(5), gone)
+            .await
+            .expect("the engine process ends with its session");
+    }
+}
+
+// ------------------------------------------------------------ Hub
+
+/// This program's engine in Hub mode (`shashki hub`), as `--engine ...
+/// --proto hub` runs it.
+fn hub_config(command: String) -> Config {
+    Config {
+        engine: EngineConfig {
+            program: Program::Shell(command),
+            protocol: Protocol::Hub,
+            hash_mib: 16,
+        },
+        max_sessions: 8,
+        max_engine_starts: 4,
+        idle: Duration::from_secs(3600),
+    }
+}
+
+fn shashki_hub() -> String {
+    format!("'{}' hub", engine_path().display())
+}
+
+/// A search to its end: its info lines and its best move.
+async fn search_to_end(addr: SocketAddr, s: &str, ws: &mut Ws, body: Value) -> (Vec<Value>, Value) {
+    let (status, v) = post(addr, &format!("{s}/engine/go"), body).await;
+    assert_eq!(status, 200, "{v}");
+    let search = v["search"].clone();
+    let mut infos = Vec::new();
+    loop {
+        let ev = wait_for(ws, "info or bestmove", |v| {
+            (v["type"] == "info" || v["type"] == "bestmove") && v["search"] == search
+        })
+        .await;
+        if ev["type"] == "bestmove" {
+            return (infos, ev);
+        }
+        infos.push(ev);
+    }
+}
+
+#[tokio::test]
+async fn hub_engine_searches_plays_and_dies() {
+    let addr = serve(hub_config(shashki_hub())).await;
+    let (s, start) = session(addr, "russian").await;
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}{s}/ws"))
+        .await
+        .unwrap();
+    wait_for(&mut ws, "state", |v| v["type"] == "state").await;
+
+    // The handshake: the engine's name, its protocol, no MultiPV.
+    let (status, st) = post(addr, &format!("{s}/engine/start"), Value::Null).await;
+    assert_eq!(status, 200, "{st}");
+    assert_eq!(st["protocol"], "hub", "{st}");
+    assert_eq!(st["state"], "ready", "{st}");
+    assert_eq!(st["multipv"], false, "{st}");
+    assert!(st["name"].as_str().unwrap().starts_with("shashki "), "{st}");
+
+    // A search to a depth: info with a depth, a score and a line of legal
+    // moves in this program's notation; a legal best move.
+    let (infos, best) = search_to_end(addr, &s, &mut ws, json!({ "depth": 5 })).await;
+    let last = infos
+        .last()
+        .unwrap_or_else(|| panic!("no info before {best}"));
+    assert_eq!(last["depth"], 5, "{last}");
+    assert!(last["score"]["cp"].is_i64(), "{last}");
+    assert!(last["time"].is_u64() && last["nodes"].is_u64(), "{last}");
+    let pv: Vec<String> = serde_json::from_value(last["pv"].clone()).unwrap();
+    assert!(pv.len() >= 2, "{last}");
+    assert!(legal_texts(&start).contains(&pv[0]), "{last}");
+    assert!(pv[1].contains('-') && pv[1].len() == 5, "{last}");
+    let mv = best["move"].as_str().unwrap().to_string();
+    assert!(legal_texts(&start).contains(&mv), "{mv}");
+    assert_eq!(mv, pv[0], "the best move heads the last line");
+
+    // After a move of ours (sent as `moves=`), the engine plays Black's.
+    let (status, v) = post(addr, &format!("{s}/move"), json!({ "move": "c3-d4" })).await;
+    assert_eq!(status, 200, "{v}");
+    let after = v["state"].clone();
+    let (_, best) = search_to_end(addr, &s, &mut ws, json!({ "depth": 3, "play": true })).await;
+    assert_eq!(best["played"], true, "{best}");
+    assert!(legal_texts(&after).contains(&best["move"].as_str().unwrap().to_string()));
+    let (_, now) = get(addr, &s).await;
+    assert_eq!(now["ply"], 2);
+
+    // A capture of two jumps: Hub's captured squares become our path.
+    let (status, v) = post(
+        addr,
+        &format!("{s}/position"),
+        json!({ "fen": "W:Wc3:Bd4,d6,f6,h8" }),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    let (_, best) = search_to_end(addr, &s, &mut ws, json!({ "depth": 3 })).await;
+    let mv = best["move"].as_str().unwrap();
+    assert!(["c3:e5:c7", "c3:e5:g7"].contains(&mv), "{best}");
+
+    // On a Fischer clock, and a time per move.
+    for limit in [
+        json!({ "wtime": 3000, "btime": 3000, "winc": 100, "binc": 100 }),
+        json!({ "movetime": 200 }),
+    ] {
+        let (_, best) = search_to_end(addr, &s, &mut ws, limit.clone()).await;
+        assert!(best["move"].is_string(), "{limit}: {best}");
+    }
+
+    // Infinite analysis: one line only; stopped, it gives its move.
+    let (status, v) = post(
+        addr,
+        &format!("{s}/engine/go"),
+        json!({ "infinite": true, "multipv": 2 }),
+    )
+    .await;
+    assert_error(status, &v, 409, "MultiPV");
+    let (_, v) = post(addr, &format!("{s}/engine/go"), json!({ "infinite": true })).await;
+    let search = v["search"].clone();
+    wait_for(&mut ws, "info", |v| {
+        v["type"] == "info" && v["search"] == search
+    })
+    .await;
+    let (status, _) = post(addr, &format!("{s}/engine/stop"), Value::Null).await;
+    assert_eq!(status, 200);
+    let best = wait_for(&mut ws, "bestmove", |v| {
+        v["type"] == "bestmove" && v["search"] == search
+    })
+    .await;
+    assert!(best["move"].is_string(), "{best}");
+
+    // A search replacing a running one: the old one's move first.
+    let (_, v) = post(addr, &format!("{s}/engine/go"), json!({ "infinite": true })).await;
+    let old = v["search"].clone();
+    let (_, v) = post(addr, &format!("{s}/engine/go"), json!({ "depth": 2 })).await;
+    let new = v["search"].clone();
+    let first = wait_for(&mut ws, "bestmove", |v| v["type"] == "bestmove").await;
+    assert_eq!(first["search"], old, "{first}");
+    let second = wait_for(&mut ws, "bestmove", |v| v["type"] == "bestmove").await;
+    assert_eq!(second["search"], new, "{second}");
+    assert!(second["move"].is_string(), "{second}");
+
+    // Death: reported on the socket and in the status.
+    let (_, st) = get(addr, &format!("{s}/engine")).await;
+    let pid = st["engine"]["pid"].as_u64().unwrap();
+    let killed = std::process::Command::new("kill")
+        .args(["-9", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let died = wait_for(&mut ws, "died", |v| v["type"] == "died").await;
+    assert!(
+        died["exit"].as_str().unwrap().contains("signal 9"),
+        "{died}"
+    );
+    let (_, st) = get(addr, &format!("{s}/engine")).await;
+    assert_eq!(st["engine"]["state"], "dead", "{st}");
+}
+
+#[tokio::test]
+async fn hub_engine_plays_every_variant() {
+    let addr = serve(hub_config(shashki_hub())).await;
+    for (variant, fen) in [
+        ("brazilian", None),
+        ("adiyukh-64", None),
+        ("adiyukh-80", Some("W:Wd6-2/1,a1,c1:Bc3-3/2,j8,h8")),
+        ("russian", None),
+    ] {
+        let (s, mut state) = session(addr, variant).await;
+        if let Some(fen) = fen {
+            let (status, v) = post(addr, &format!("{s}/position"), json!({ "fen": fen })).await;
+            assert_eq!(status, 200, "{v}");
+            state = v;
+        }
+        let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}{s}/ws"))
+            .await
+            .unwrap();
+        let (infos, best) = search_to_end(addr, &s, &mut ws, json!({ "depth": 3 })).await;
+        let mv = best["move"].as_str().unwrap_or_default().to_string();
+        assert!(
+            legal_texts(&state).contains(&mv),
+            "{variant}: {best} is not legal in {}",
+            state["fen"]
+        );
+        assert!(
+            infos.iter().any(|i| i["pv"][0] == json!(mv)),
+            "{variant}: no line starts with {mv}: {infos:?}"
+        );
+        let _ = ws.close(None).await;
+        let (status, _) = call(addr, "DELETE", &s, Value::Null).await;
+        assert_eq!(status, 200);
+    }
+}
+
+/// A Hub engine that refuses the position: the search ends with no move
+/// (not a search of another position), the error is passed on.
+#[tokio::test]
+async fn hub_errors_end_the_search() {
+    let script = r#"while read -r cmd rest; do
+  case "$cmd" in
+    hub) echo "id name=refuser version=1"; echo "param name=variant value=russian type=enum values=\"russian brazilian\""; echo wait ;;
+    init) echo ready ;;
+    pos) echo 'error message="bad position"' ;;
+    ping) echo pong ;;
+    go) echo 'done move=22-18' ;;
+    quit) exit 0 ;;
+  esac
+done"#;
+    let dir = std::env::temp_dir().join(format!("shashki-gui-hub-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("refuser.sh");
+    std::fs::write(&file, script).unwrap();
+    let addr = serve(hub_config(format!("sh '{}'", file.display()))).await;
+    let (s, _) = session(addr, "russian").await;
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}{s}/ws"))
+        .await
+        .unwrap();
+    let (status, st) = post(addr, &format!("{s}/engine/start"), Value::Null).await;
+    assert_eq!(status, 200, "{st}");
+    assert_eq!(st["name"], "refuser 1");
+    let (status, v) = post(addr, &format!("{s}/engine/go"), json!({ "depth": 3 })).await;
+    assert_eq!(status, 200, "{v}");
+    let search = v["search"].clone();
+    let text = wait_for(&mut ws, "text", |v| v["type"] == "text").await;
+    assert_eq!(text["text"], "error: bad position", "{text}");
+    let best = wait_for(&mut ws, "bestmove", |v| {
+        v["type"] == "bestmove" && v["search"] == search
+    })
+    .await;
+    assert!(best["move"].is_null(), "{best}");
+    // A variant the engine does not play is refused before any command.
+    let (s2, _) = session(addr, "adiyukh-64").await;
+    let (status, v) = post(addr, &format!("{s2}/engine/go"), json!({ "depth": 3 })).await;
+    assert_error(status, &v, 409, "does not play");
+    let _ = std::fs::remove_dir_all(&dir);
+}
