@@ -291,7 +291,9 @@ pub fn level(limits: &Limits, side: Color) -> Option<String> {
             Color::White => (wt, wi),
             Color::Black => (bt, bi),
         };
-        s += &format!(" time={} inc={}", seconds(t.saturating_sub(i)), seconds(i));
+        // A clock holding less than one increment: all of it as the increment.
+        let (t, i) = if t >= i { (t - i, i) } else { (0, t) };
+        s += &format!(" time={} inc={}", seconds(t), seconds(i));
     }
     (s != "level").then_some(s)
 }
@@ -428,6 +430,19 @@ mod tests {
         assert_eq!(
             level(&l, Color::White).unwrap(),
             "level time=58.000 inc=2.000"
+        );
+        // Less than one increment left: the whole clock is the increment.
+        let l = Limits {
+            clock: Some([1_500, 0, 2_000, 1_000]),
+            ..Limits::default()
+        };
+        assert_eq!(
+            level(&l, Color::White).unwrap(),
+            "level time=0.000 inc=1.500"
+        );
+        assert_eq!(
+            level(&l, Color::Black).unwrap(),
+            "level time=0.000 inc=0.000"
         );
         let l = Limits {
             infinite: true,
