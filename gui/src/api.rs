@@ -52,7 +52,8 @@ type Reg = Arc<Registry>;
 type ApiResult = Result<Response, ApiError>;
 
 /// The router of the whole server. With `loopback_only`, requests must
-/// name a loopback host (`127.0.0.1`, `localhost`, `[::1]`), so that a page
+/// name a loopback host (`localhost` or a loopback address such as
+/// `127.0.0.1`, `127.0.0.2` or `[::1]`), so that a page
 /// of another site cannot reach the server through a name it controls.
 pub fn router(reg: Reg, loopback_only: bool) -> Router {
     let s = "/api/sessions/{id}";
@@ -124,7 +125,11 @@ async fn loopback_host(req: Request, next: Next) -> Response {
         Some(rest) => rest.split(']').next().unwrap_or(""),
         None => host.split(':').next().unwrap_or(""),
     };
-    if matches!(name, "127.0.0.1" | "localhost" | "::1") {
+    let loopback = name.eq_ignore_ascii_case("localhost")
+        || name
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback());
+    if loopback {
         next.run(req).await
     } else {
         ApiError::with(

@@ -82,13 +82,16 @@ impl Live {
 
     /// Lock the game (marks the session used).
     pub fn core(&self) -> std::sync::MutexGuard<'_, Core> {
-        *self.last_used.lock().expect("last used") = Instant::now();
-        self.core.lock().expect("session lock")
+        *self.last_used.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+        self.core.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// How long since the page last used the session.
     pub fn idle(&self) -> std::time::Duration {
-        self.last_used.lock().expect("last used").elapsed()
+        self.last_used
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .elapsed()
     }
 
     /// A receiver of the session's events.
@@ -146,7 +149,7 @@ impl Live {
         match event {
             Event::Info { search, info } => {
                 let side = {
-                    let core = self.core.lock().expect("session lock");
+                    let core = self.core.lock().unwrap_or_else(|e| e.into_inner());
                     match core.running {
                         Some(r) if r.id == search => r.side,
                         _ => return,
@@ -164,7 +167,7 @@ impl Live {
                 self.emit(v);
             }
             Event::BestMove { search, mv } => {
-                let mut core = self.core.lock().expect("session lock");
+                let mut core = self.core.lock().unwrap_or_else(|e| e.into_inner());
                 let running = core.running.filter(|r| r.id == search);
                 // The best move of a search replaced by a newer one changes
                 // nothing: the newer one runs on.
@@ -197,7 +200,7 @@ impl Live {
             }
             Event::Died { search, exit } => {
                 {
-                    let mut core = self.core.lock().expect("session lock");
+                    let mut core = self.core.lock().unwrap_or_else(|e| e.into_inner());
                     core.running = None;
                     if let Some(st) = core.engine_status.as_mut() {
                         st.state = "dead";

@@ -43,7 +43,7 @@ impl Registry {
 
     /// A new session, or an error when the server is full.
     pub fn create(&self, variant: Variant) -> Result<Arc<Live>, String> {
-        let mut sessions = self.sessions.lock().expect("sessions");
+        let mut sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
         if sessions.len() >= self.config.max_sessions {
             let idle = self.config.idle;
             sessions.retain(|_, s| s.idle() < idle);
@@ -61,20 +61,20 @@ impl Registry {
     }
 
     pub fn get(&self, id: &str) -> Option<Arc<Live>> {
-        self.sessions.lock().expect("sessions").get(id).cloned()
+        self.sessions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(id)
+            .cloned()
     }
 
     /// Close a session (its engine quits when the last request using it ends).
     pub fn remove(&self, id: &str) -> bool {
-        self.sessions.lock().expect("sessions").remove(id).is_some()
-    }
-
-    pub fn len(&self) -> usize {
-        self.sessions.lock().expect("sessions").len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.sessions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(id)
+            .is_some()
     }
 
     /// 128 random bits as hex, unguessable by other pages.

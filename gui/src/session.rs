@@ -120,7 +120,7 @@ impl Session {
             return Err(if n == 0 {
                 "no game found in the PDN text".to_string()
             } else {
-                format!("the PDN text has {n} games; there is no game {}", index + 1)
+                format!("the PDN text has {n} games (numbered from 0); there is no game {index}")
             });
         };
         let rec = game.map_err(|e| format!("bad PDN: {e}"))?;

@@ -485,6 +485,42 @@ async fn limits_and_loopback_hosts() {
     assert!(text.contains("<html"), "{text}");
     let (status, _) = raw(addr, "GET", "/app.js", "localhost", "").await;
     assert_eq!(status, 200);
+    // Any loopback address is a loopback host (`--listen 127.0.0.2`);
+    // names that only look like one are not.
+    for host in ["127.0.0.2:8080", "127.1.2.3", "[::1]:8080", "LOCALHOST:80"] {
+        let (status, text) = raw(addr, "GET", "/app.js", host, "").await;
+        assert_eq!(status, 200, "{host}: {text}");
+    }
+    for host in ["127.0.0.1.evil.example", "10.0.0.1:8080", "[::2]"] {
+        let (status, text) = raw(addr, "GET", "/app.js", host, "").await;
+        assert_eq!(status, 403, "{host}: {text}");
+    }
+}
+
+#[tokio::test]
+async fn a_huge_pdn_game_number_is_refused() {
+    let addr = serve(config(4)).await;
+    let (s, _) = session(addr, "russian").await;
+    let before = unstamped(get(addr, &s).await.1);
+    let (status, v) = post(
+        addr,
+        &format!("{s}/pdn"),
+        json!({ "pdn": "1. c3-d4 *", "game": 18446744073709551615u64 }),
+    )
+    .await;
+    assert_error(status, &v, 400, "there is no game 18446744073709551615");
+    assert_eq!(unstamped(get(addr, &s).await.1), before);
+    // The session still works.
+    let (status, v) = post(addr, &format!("{s}/move"), json!({ "move": "c3-d4" })).await;
+    assert_eq!(status, 200, "{v}");
+    let (status, v) = post(
+        addr,
+        &format!("{s}/pdn"),
+        json!({ "pdn": "1. c3-d4 *", "game": 0 }),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["moves"], json!(["c3-d4"]));
 }
 
 // ------------------------------------------------------------ the engine
