@@ -254,6 +254,15 @@ impl Live {
         if core.running.is_some_and(|r| r.id == id) {
             core.running = None;
         }
+        // The status said `searching` for it: the engine runs nothing for it.
+        if let Some(st) = core
+            .engine_status
+            .as_mut()
+            .filter(|st| st.search == Some(id))
+        {
+            st.state = "ready";
+            st.search = None;
+        }
     }
 
     /// Count one more engine start against `limit`.

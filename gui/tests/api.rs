@@ -801,6 +801,10 @@ async fn hub_engine_searches_plays_and_dies() {
     )
     .await;
     assert_error(status, &v, 409, "MultiPV");
+    // The refused search left the status as it was: ready, no search.
+    let (_, state) = get(addr, &s).await;
+    assert_eq!(state["engine"]["state"], "ready", "{state}");
+    assert!(state["engine"]["search"].is_null(), "{state}");
     let (_, v) = post(addr, &format!("{s}/engine/go"), json!({ "infinite": true })).await;
     let search = v["search"].clone();
     wait_for(&mut ws, "info", |v| {
