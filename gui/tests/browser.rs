@@ -855,7 +855,9 @@ async fn clock_game(c: &Client) {
     )
     .await;
     let black = text(c, "clock-top").await;
-    assert!(clock_seconds(&black, "Black") <= 30.0, "{black}");
+    // The engine's thinking was charged to Black's clock (shown in tenths,
+    // rounded up: any 0.1 s spent shows).
+    assert!(clock_seconds(&black, "Black") < 30.0, "{black}");
     let white = text(c, "clock-bottom").await;
     wait(
         c,
@@ -919,11 +921,8 @@ async fn editor_and_game_end(c: &Client) {
     wait(c, "the end", "window.shashkiState.outcome !== null").await;
     let status = text(c, "status").await;
     let reason = state(c, "outcome.reason").await;
-    assert!(status.starts_with("Game over: "), "{status}");
-    assert!(
-        status.contains(reason.as_str().unwrap()) || status.len() > 20,
-        "{status} / {reason}"
-    );
+    assert_eq!(reason, json!("no pieces left"));
+    assert_eq!(status, "Game over: 2-0 (no pieces left)");
     assert_eq!(state(c, "legal.length").await, json!(0));
 }
 
