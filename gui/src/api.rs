@@ -24,6 +24,10 @@
 //! | `POST .../engine/go` | `{"depth"?, "movetime"?, "nodes"?, "wtime"?, "btime"?, "winc"?, "binc"?, "infinite"?, "multipv"?, "play"?}` | `{"search": id}` |
 //! | `POST .../engine/stop` | | `{"stopping": true}` |
 //! | `GET .../ws` | | a WebSocket of the session's events (see [`crate::live`]) |
+//!
+//! When a session's last WebSocket closes, its engine's search stops, and
+//! the session closes (its engine quits) unless a WebSocket comes within
+//! the grace period ([`crate::Config::grace`]).
 
 use crate::engine::{Engine, Limits, Status};
 use crate::error::ApiError;
@@ -530,11 +534,34 @@ async fn events(
     Path(id): Path<String>,
     upgrade: WebSocketUpgrade,
 ) -> ApiResult {
-    let l = live(&reg, &id)?;
-    let rx = l.subscribe();
+    let (l, rx) = reg.watch(&id).ok_or_else(|| {
+        ApiError::not_found(format!(
+            "no session {} (closed or expired); create a new one",
+            input::quote(&id)
+        ))
+    })?;
     let hello = json!({ "type": "state", "state": l.state() }).to_string();
-    drop(l);
-    Ok(upgrade.on_upgrade(move |socket| pump(socket, rx, hello)))
+    Ok(upgrade.on_upgrade(move |socket| async move {
+        pump(socket, rx, hello).await;
+        unwatched(&reg, &l).await;
+    }))
+}
+
+/// After a WebSocket ended: when it was the session's last one (its tab
+/// was closed, or lost its connection), the engine's search stops, and the
+/// session closes, its engine quitting, unless a WebSocket comes within
+/// the grace period (a reload keeps the game).
+async fn unwatched(reg: &Registry, l: &Live) {
+    if l.watchers() > 0 {
+        return;
+    }
+    if let Some(e) = l.engine.lock().await.as_ref() {
+        e.stop();
+    }
+    tokio::time::sleep(reg.config.grace).await;
+    if reg.close_unwatched(&l.id) {
+        *l.engine.lock().await = None;
+    }
 }
 
 /// Send the session's events to the socket until either side closes.

@@ -99,6 +99,11 @@ impl Live {
         self.events.subscribe()
     }
 
+    /// How many WebSockets listen to the session's events.
+    pub fn watchers(&self) -> usize {
+        self.events.receiver_count()
+    }
+
     fn emit(&self, event: Value) {
         let _ = self.events.send(event.to_string());
     }

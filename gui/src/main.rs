@@ -73,6 +73,7 @@ async fn main() {
         max_sessions: args.max_sessions as usize,
         max_engine_starts: args.max_engine_starts,
         idle: Duration::from_secs(3600),
+        grace: Duration::from_secs(60),
     };
     let addr = SocketAddr::new(args.listen, args.port);
     let listener = tokio::net::TcpListener::bind(addr)

@@ -1,6 +1,7 @@
 //! The sessions of the server (one per browser tab), their ids and limits:
 //! at most `max_sessions` at once (sessions idle longer than `idle` make
-//! room for new ones), at most `max_engine_starts` engines started by one
+//! room for new ones; a session whose page went away closes after
+//! `grace`), at most `max_engine_starts` engines started by one
 //! session, and the engines' tables kept to `hash_mib` each.
 
 use crate::engine::EngineConfig;
@@ -13,6 +14,7 @@ use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use tokio::sync::broadcast;
 
 /// The server's settings.
 #[derive(Clone, Debug)]
@@ -23,6 +25,9 @@ pub struct Config {
     pub max_engine_starts: u32,
     /// A session unused this long may be closed to make room.
     pub idle: Duration,
+    /// A session whose last WebSocket closed (its tab was closed) is
+    /// closed, its engine with it, when no WebSocket comes this long.
+    pub grace: Duration,
 }
 
 /// All sessions.
@@ -66,6 +71,25 @@ impl Registry {
             .unwrap_or_else(|e| e.into_inner())
             .get(id)
             .cloned()
+    }
+
+    /// A session and a new receiver of its events (taken under the
+    /// registry's lock, so that [`Registry::close_unwatched`] sees it).
+    pub fn watch(&self, id: &str) -> Option<(Arc<Live>, broadcast::Receiver<String>)> {
+        let sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        let live = sessions.get(id)?.clone();
+        let rx = live.subscribe();
+        Some((live, rx))
+    }
+
+    /// Close a session if no WebSocket watches it; whether it was closed.
+    pub fn close_unwatched(&self, id: &str) -> bool {
+        let mut sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        if sessions.get(id).is_some_and(|s| s.watchers() == 0) {
+            sessions.remove(id);
+            return true;
+        }
+        false
     }
 
     /// Close a session (its engine quits when the last request using it ends).

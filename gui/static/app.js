@@ -393,7 +393,26 @@ function connect() {
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${base()}/ws`);
   ws.onopen = () => note("socket open");
   ws.onmessage = (m) => onEvent(JSON.parse(m.data));
-  ws.onclose = () => { note("socket closed"); setTimeout(() => { if (sid) connect(); }, 2000); };
+  ws.onclose = () => { note("socket closed"); setTimeout(reconnect, 2000); };
+}
+
+// The socket again; a session the server has closed (the page was away
+// longer than its grace period) is replaced by a new one.
+async function reconnect() {
+  try {
+    const res = await fetch(base());
+    if (res.status === 404) {
+      const s = await api("POST", "/api/sessions", { variant: $("variant").value });
+      sid = s.id;
+      sessionStorage.setItem("shashki-session", sid);
+      thinking = null; analysing = false;
+      show(s);
+      say("The server had closed this page's game; a new game was started.");
+    }
+  } catch (e) {
+    note(`reconnect: ${e.message}`);
+  }
+  connect();
 }
 
 // ------------------------------------------------------------ buttons

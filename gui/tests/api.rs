@@ -54,6 +54,7 @@ fn config(max_sessions: usize) -> Config {
         max_sessions,
         max_engine_starts: 4,
         idle: Duration::from_secs(3600),
+        grace: Duration::from_secs(60),
     }
 }
 
@@ -689,6 +690,78 @@ async fn engine_lifecycle() {
     }
 }
 
+#[tokio::test]
+async fn a_session_closes_when_its_last_socket_goes() {
+    let mut cfg = config(4);
+    cfg.grace = Duration::from_millis(200);
+    let addr = serve(cfg).await;
+    let (s, _) = session(addr, "russian").await;
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}{s}/ws"))
+        .await
+        .unwrap();
+    wait_for(&mut ws, "state", |v| v["type"] == "state").await;
+    let (status, v) = post(addr, &format!("{s}/engine/go"), json!({ "infinite": true })).await;
+    assert_eq!(status, 200, "{v}");
+    let search = v["search"].clone();
+    wait_for(&mut ws, "info", |v| {
+        v["type"] == "info" && v["search"] == search
+    })
+    .await;
+    let (_, st) = get(addr, &format!("{s}/engine")).await;
+    assert_eq!(st["engine"]["state"], "searching", "{st}");
+    let pid = st["engine"]["pid"].as_u64().unwrap();
+
+    // The tab goes: within a bounded time the session is gone (404) and
+    // its engine process has ended.
+    ws.close(None).await.unwrap();
+    drop(ws);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let (status, v) = get(addr, &s).await;
+        if status == 404 {
+            assert_error(status, &v, 404, "no session");
+            break;
+        }
+        assert_eq!(status, 200, "{v}");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the session is still open 10 s after its socket closed"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    match tokio_tungstenite::connect_async(format!("ws://{addr}{s}/ws")).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => assert_eq!(r.status(), 404),
+        other => panic!("a socket of a closed session: {:?}", other.map(|_| ())),
+    }
+    if cfg!(target_os = "linux") {
+        let proc = PathBuf::from(format!("/proc/{pid}"));
+        let gone = async {
+            while proc.exists() {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(5), gone)
+            .await
+            .expect("the engine process ends with its session");
+    }
+
+    // A socket that comes back within the grace period keeps the session.
+    let mut cfg = config(4);
+    cfg.grace = Duration::from_millis(500);
+    let addr = serve(cfg).await;
+    let (s, _) = session(addr, "russian").await;
+    let url = format!("ws://{addr}{s}/ws");
+    let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    wait_for(&mut ws, "state", |v| v["type"] == "state").await;
+    ws.close(None).await.unwrap();
+    drop(ws);
+    let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    wait_for(&mut ws, "state", |v| v["type"] == "state").await;
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    let (status, v) = get(addr, &s).await;
+    assert_eq!(status, 200, "{v}");
+}
+
 // ------------------------------------------------------------ Hub
 
 /// This program's engine in Hub mode (`shashki hub`), as `--engine ...
@@ -703,6 +776,7 @@ fn hub_config(command: String) -> Config {
         max_sessions: 8,
         max_engine_starts: 4,
         idle: Duration::from_secs(3600),
+        grace: Duration::from_secs(60),
     }
 }
 

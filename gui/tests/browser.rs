@@ -96,6 +96,7 @@ async fn serve(protocol: Protocol) -> SocketAddr {
         max_sessions: 4,
         max_engine_starts: 4,
         idle: Duration::from_secs(3600),
+        grace: Duration::from_secs(60),
     };
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
