@@ -149,21 +149,11 @@ impl Player {
         variant: Variant,
         cancel: Option<&'static AtomicBool>,
     ) -> Result<Player, String> {
-        // A plain command replaces the shell (`exec`); a compound one (`cd
-        // dir && engine`) runs under it. Either way the engine gets a
-        // process group of its own, so dropping the player can kill
-        // everything the command started.
-        let compound = spec
-            .command
-            .contains([';', '&', '|', '<', '>', '(', ')', '\n']);
-        let line = if compound {
-            spec.command.clone()
-        } else {
-            format!("exec {}", spec.command)
-        };
+        // The engine gets a process group of its own, so dropping the
+        // player can kill everything the command started.
         let mut cmd = Command::new("sh");
         cmd.arg("-c")
-            .arg(line)
+            .arg(shell_line(&spec.command))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null());
@@ -507,19 +497,39 @@ impl Player {
     }
 }
 
+/// The `sh -c` line that runs an engine's command line: a plain command
+/// replaces the shell (`exec`); a compound one (`cd dir && engine`, a
+/// pipeline, a list) runs under it. Start it in a process group of its own
+/// (`process_group(0)`) and end it with [`kill_group`].
+pub fn shell_line(command: &str) -> String {
+    let compound = command.contains([';', '&', '|', '<', '>', '(', ')', '\n']);
+    if compound {
+        command.to_string()
+    } else {
+        format!("exec {command}")
+    }
+}
+
+/// Kill (SIGKILL) the process group led by `pid`: a child started with
+/// `process_group(0)`, and everything its command started.
+#[cfg(unix)]
+pub fn kill_group(pid: u32) {
+    if let Ok(pid @ 1..) = i32::try_from(pid) {
+        // SAFETY: kill(2) with a negative pid signals that process group;
+        // the group was made for this engine at its start.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+}
+
 impl Drop for Player {
     fn drop(&mut self) {
         self.stdin = None;
         // The whole process group: a command that wraps the engine (a
         // script, `cd dir && engine`) leaves no engine running behind.
         #[cfg(unix)]
-        if let Ok(pid) = i32::try_from(self.child.id()) {
-            // SAFETY: kill(2) with a negative pid signals that process
-            // group; the group was made for this engine at its start.
-            unsafe {
-                libc::kill(-pid, libc::SIGKILL);
-            }
-        }
+        kill_group(self.child.id());
         if let Ok(None) = self.child.try_wait() {
             let _ = self.child.kill();
         }

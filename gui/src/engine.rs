@@ -206,7 +206,7 @@ impl Engine {
             Program::Path(p) => Command::new(p),
             Program::Shell(s) => {
                 let mut c = Command::new("sh");
-                c.arg("-c").arg(format!("exec {s}"));
+                c.arg("-c").arg(shashki::player::shell_line(s));
                 c
             }
         };
@@ -214,10 +214,15 @@ impl Engine {
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .kill_on_drop(true);
+        // A process group of its own: ending the engine ends everything its
+        // command started (a wrapper script, `cd dir && engine`).
+        #[cfg(unix)]
+        cmd.process_group(0);
         let mut child = cmd
             .spawn()
             .map_err(|e| format!("cannot start engine '{}': {e}", cfg.program.describe()))?;
         let pid = child.id();
+        let group = Group(pid);
         let mut stdin = child.stdin.take().ok_or("engine has no standard input")?;
         let stdout = child.stdout.take().ok_or("engine has no standard output")?;
         let (line_tx, mut lines) = mpsc::channel::<String>(1024);
@@ -269,6 +274,7 @@ impl Engine {
         let (cmds, cmd_rx) = mpsc::unbounded_channel();
         let actor = Actor {
             protocol: cfg.protocol,
+            _group: group,
             child,
             stdin,
             status: status.clone(),
@@ -507,8 +513,23 @@ async fn read_lines(stdout: tokio::process::ChildStdout, tx: mpsc::Sender<String
     }
 }
 
+/// The engine's process group, killed when this is dropped (when the
+/// engine's task ends, or its start fails).
+struct Group(Option<u32>);
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        #[cfg(unix)]
+        if let Some(pid) = self.0 {
+            shashki::player::kill_group(pid);
+        }
+    }
+}
+
 struct Actor {
     protocol: Protocol,
+    /// Dropped before `child` (which kills the process itself).
+    _group: Group,
     child: Child,
     stdin: ChildStdin,
     status: Arc<Mutex<Status>>,

@@ -762,6 +762,58 @@ async fn a_session_closes_when_its_last_socket_goes() {
     assert_eq!(status, 200, "{v}");
 }
 
+/// Whether process `pid` runs (Linux; a zombie left to a parent that does
+/// not reap it has ended).
+fn running(pid: u64) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => !matches!(
+            stat.rsplit_once(") ")
+                .and_then(|(_, rest)| rest.chars().next()),
+            Some('Z' | 'X')
+        ),
+        Err(_) => false,
+    }
+}
+
+#[tokio::test]
+async fn a_compound_engine_command_runs_and_ends_whole() {
+    // `cd / && engine`: run by the shell as it is (not `exec cd / && ...`).
+    let mut cfg = config(4);
+    cfg.engine.program = Program::Shell(format!("cd / && '{}'", engine_path().display()));
+    let addr = serve(cfg).await;
+    let (s, _) = session(addr, "russian").await;
+    let (status, v) = post(addr, &format!("{s}/engine/start"), Value::Null).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["state"], "ready", "{v}");
+    assert!(v["name"].as_str().unwrap().starts_with("shashki"), "{v}");
+    let pid = v["pid"].as_u64().unwrap();
+    // The shell and the engine it started (when it did not replace itself).
+    let mut pids = vec![pid];
+    if cfg!(target_os = "linux") {
+        let children =
+            std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).unwrap_or_default();
+        pids.extend(
+            children
+                .split_whitespace()
+                .map(|p| p.parse::<u64>().unwrap()),
+        );
+    }
+    let (status, v) = post(addr, &format!("{s}/engine/go"), json!({ "depth": 2 })).await;
+    assert_eq!(status, 200, "{v}");
+    let (status, _) = call(addr, "DELETE", &s, Value::Null).await;
+    assert_eq!(status, 200);
+    if cfg!(target_os = "linux") {
+        let gone = async {
+            while pids.iter().any(|&p| running(p)) {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(5), gone)
+            .await
+            .unwrap_or_else(|_| panic!("the processes {pids:?} end with their session"));
+    }
+}
+
 // ------------------------------------------------------------ Hub
 
 /// This program's engine in Hub mode (`shashki hub`), as `--engine ...
