@@ -1,48 +1,21 @@
 //! The server's API over real HTTP and WebSocket connections: a server on a
 //! free loopback port per test, this program's own engine as the child.
 
+mod common;
+
+use common::{engine_path, serve};
 use futures_util::StreamExt;
 use serde_json::{json, Value};
 use shashki_gui::engine::{EngineConfig, Program, Protocol};
-use shashki_gui::{app, Config};
+use shashki_gui::Config;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::OnceLock;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 
 // ------------------------------------------------------------ helpers
-
-/// The `shashki` engine of this build: beside the test binary's folder, or
-/// built now (`cargo test -p shashki-gui` alone does not build it).
-fn engine_path() -> PathBuf {
-    static PATH: OnceLock<PathBuf> = OnceLock::new();
-    PATH.get_or_init(|| {
-        let exe = std::env::current_exe().expect("test binary path");
-        if let Ok(p) = shashki_gui::engine_beside(&exe) {
-            return p;
-        }
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let status = std::process::Command::new(cargo)
-            .args([
-                "build",
-                "--profile",
-                "test",
-                "-p",
-                "shashki",
-                "--bin",
-                "shashki",
-            ])
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .status()
-            .expect("run cargo build for the engine");
-        assert!(status.success(), "cargo build -p shashki failed");
-        shashki_gui::engine_beside(&exe).expect("the engine after building it")
-    })
-    .clone()
-}
 
 fn config(max_sessions: usize) -> Config {
     Config {
@@ -56,15 +29,6 @@ fn config(max_sessions: usize) -> Config {
         idle: Duration::from_secs(3600),
         grace: Duration::from_secs(60),
     }
-}
-
-/// Serve on a free loopback port; the server lives as long as the runtime.
-async fn serve(config: Config) -> SocketAddr {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let router = app(config, true);
-    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
-    addr
 }
 
 /// One HTTP/1.1 request; the status and the body.

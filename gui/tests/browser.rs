@@ -5,12 +5,15 @@
 //! failure. Screenshots of the board in each variant go to
 //! `target/gui-screenshots/`.
 
+mod common;
+
+use common::engine_path;
 use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
 use fantoccini::{Client, ClientBuilder, Locator};
 use futures_util::FutureExt;
 use serde_json::{json, Value};
 use shashki_gui::engine::{EngineConfig, Program, Protocol};
-use shashki_gui::{app, Config};
+use shashki_gui::Config;
 use std::net::SocketAddr;
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
@@ -55,30 +58,6 @@ fn browser() -> Option<(PathBuf, PathBuf)> {
     }
 }
 
-/// The `shashki` engine of this build (built now if missing).
-fn engine_path() -> PathBuf {
-    let exe = std::env::current_exe().expect("test binary path");
-    if let Ok(p) = shashki_gui::engine_beside(&exe) {
-        return p;
-    }
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let status = Command::new(cargo)
-        .args([
-            "build",
-            "--profile",
-            "test",
-            "-p",
-            "shashki",
-            "--bin",
-            "shashki",
-        ])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .status()
-        .expect("run cargo build for the engine");
-    assert!(status.success(), "cargo build -p shashki failed");
-    shashki_gui::engine_beside(&exe).expect("the engine after building it")
-}
-
 /// A server of the page; its engine is this build's `shashki`, spoken to
 /// in the UCI-like protocol or (as `shashki hub`) in Hub.
 async fn serve(protocol: Protocol) -> SocketAddr {
@@ -98,11 +77,7 @@ async fn serve(protocol: Protocol) -> SocketAddr {
         idle: Duration::from_secs(3600),
         grace: Duration::from_secs(60),
     };
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let router = app(config, true);
-    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
-    addr
+    common::serve(config).await
 }
 
 /// chromedriver on a free port; killed when dropped. Each test process
