@@ -336,8 +336,10 @@ fn scan(text: &str) -> Result<Option<Line>, String> {
     Ok(Some(Line { command, args }))
 }
 
-/// A value as written: quoted unless it is a plain name.
-fn value_text(v: &str) -> String {
+/// A value as written: bare when it is a plain name, else in double quotes
+/// (a quote inside becomes an apostrophe, a control character a space: the
+/// protocol has no escapes). Engines and clients of Hub both write values so.
+pub fn value_text(v: &str) -> String {
     if !v.is_empty() && v.chars().all(is_id) {
         v.to_string()
     } else {

@@ -94,26 +94,8 @@ pub fn split(line: &str) -> HubLine {
 }
 
 /// A value as an argument: bare when it can be, else in double quotes
-/// (a quote inside becomes an apostrophe: the protocol has no escapes).
-pub fn value(v: &str) -> String {
-    if !v.is_empty()
-        && !v
-            .chars()
-            .any(|c| c.is_whitespace() || c.is_control() || c == '=' || c == '"')
-    {
-        v.to_string()
-    } else {
-        let clean: String = v
-            .chars()
-            .map(|c| match c {
-                '"' => '\'',
-                c if c.is_control() => ' ',
-                c => c,
-            })
-            .collect();
-        format!("\"{clean}\"")
-    }
-}
+/// (the engine crate's writer).
+pub use shashki::hub::value_text as value;
 
 /// What one line of the engine says.
 #[derive(Clone, Debug, PartialEq, Eq)]
