@@ -441,13 +441,12 @@ fn hub_ping_during_a_search_and_stop() {
     // pong comes at once while the search goes on.
     let before = s.sync();
     assert!(!before.iter().any(|l| l.starts_with("done")), "{before:?}");
-    // Nothing but ping, ponder-hit, stop and quit during a search.
+    // Anything but ping, ponder-hit, stop and quit waits for the search;
+    // stop acts at once, and the held command follows it.
     s.send("pos");
-    let (err, before) = s.expect("error");
-    assert!(!before.iter().any(|l| l.starts_with("done")), "{before:?}");
-    assert!(err.contains("search is running"), "{err}");
     s.send("stop");
-    let (done, _) = s.expect("done");
+    let (done, before) = s.expect("done");
+    assert!(!before.iter().any(|l| l.starts_with("error")), "{before:?}");
     let start = Position::start(Variant::Russian);
     assert!(
         legal_numeric(&start, &arg(&done, "move").unwrap(), false),
@@ -570,6 +569,15 @@ fn hub_bad_input_gets_one_error_and_changes_nothing() {
             before[0]
         );
     }
+    // The last pos was refused: there is no position until a good one.
+    s.send("go think");
+    let (err, _) = s.expect("error");
+    assert!(
+        err.starts_with("error message=\"go: no position: "),
+        "{err}"
+    );
+    s.expect("done");
+    s.send(&format!("pos pos={START} moves=\"9-13\""));
     // Empty lines are ignored.
     s.send("");
     s.send("   ");

@@ -18,6 +18,7 @@ mod matches;
 mod notation_errors;
 mod pdn;
 mod perft;
+mod piped;
 mod process;
 mod search;
 mod svg;

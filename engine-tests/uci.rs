@@ -4,7 +4,8 @@
 use crate::process::Engine;
 use proptest::prelude::*;
 use shashki::game::Game;
-use shashki::uci::{Out, Uci};
+use shashki::serve::Out;
+use shashki::uci::Uci;
 use shashki::{notation, Variant};
 use std::cell::RefCell;
 use std::time::Duration;
@@ -65,10 +66,25 @@ fn go_gives_a_legal_bestmove_in_every_variant() {
 fn bad_input_gets_one_error_line_and_keeps_the_state() {
     let mut e = Engine::start();
     e.send("position startpos moves c3-d4");
-    let bad = [
+    // A refused position leaves none (go, d, eval and perft say so) until
+    // a good one arrives.
+    for b in [
         "position fen W:Wz9:B",
         "position startpos moves c3-d4 c3-d4",
         "position",
+    ] {
+        e.send(b);
+        let (err, _) = e.expect("info string error: ", SECOND * 5);
+        assert!(err.len() < 400, "{err}");
+        e.send("d");
+        let (err, _) = e.expect("info string error: ", SECOND * 5);
+        assert!(
+            err.starts_with("info string error: d: no position: "),
+            "{err}"
+        );
+    }
+    e.send("position startpos moves c3-d4");
+    let bad = [
         "setoption name Hash value lots",
         "setoption name Threads value 0",
         "setoption name Colour value red",
@@ -421,7 +437,8 @@ fn resident_mib(pid: u32) -> f64 {
 }
 
 /// The Hash option is the table's memory, all of it and no more: a bigger
-/// table is resident at once (no search pays for first touches), a search
+/// table is resident at once (no search pays for first touches: the first
+/// 64 MiB before `readyok`, the rest in the background), a search
 /// adds little, and a smaller table gives the memory back.
 #[cfg(target_os = "linux")]
 #[test]
@@ -436,7 +453,19 @@ fn resident_memory_follows_the_hash_option() {
     let small = resident_mib(e.pid());
     e.send("setoption name Hash value 200");
     ready(&mut e);
-    let big = resident_mib(e.pid());
+    // The first 64 MiB are touched before readyok, the rest just after,
+    // in the background.
+    let at_ready = resident_mib(e.pid());
+    assert!(
+        at_ready - small >= 63.0,
+        "Hash 1 -> 200 MiB: resident {small:.1} -> {at_ready:.1} MiB at readyok"
+    );
+    let deadline = std::time::Instant::now() + SECOND * 20;
+    let mut big = at_ready;
+    while big - small < 199.0 && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        big = resident_mib(e.pid());
+    }
     assert!(
         (199.0..=208.0).contains(&(big - small)),
         "Hash 1 -> 200 MiB: resident {small:.1} -> {big:.1} MiB"

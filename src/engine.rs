@@ -181,12 +181,19 @@ impl Engine {
         self.running.as_ref().is_some_and(|h| !h.is_finished())
     }
 
+    /// Whether a search runs whose result is not out yet: what the front
+    /// ends' commands wait for (a search whose result is out only hands
+    /// the searcher back).
+    pub fn busy(&self) -> bool {
+        self.searching() && !self.delivered.load(Ordering::SeqCst)
+    }
+
     /// The searcher, once no search runs. While one runs, state changes are
     /// refused (the reading loop must stay free to read `stop`).
     fn idle(&mut self) -> Result<&mut Searcher, String> {
         // A search whose result is out is as good as over: its thread only
         // hands the searcher back.
-        if self.searching() && !self.delivered.load(Ordering::SeqCst) {
+        if self.busy() {
             return Err("a search is running; wait for its result or send stop first".into());
         }
         self.join();
@@ -199,9 +206,7 @@ impl Engine {
     /// Whether the running search ends only when told (infinite or
     /// pondering).
     pub fn open_ended(&self) -> bool {
-        self.searching()
-            && !self.delivered.load(Ordering::SeqCst)
-            && (self.open_ended || self.pondering.is_some())
+        self.busy() && (self.open_ended || self.pondering.is_some())
     }
 
     /// Wait for a finished search thread and take the searcher back.

@@ -58,15 +58,16 @@
 //! * `weights`: a weights file, text or pattern weights (the UCI option
 //!   `Weights`); empty: the built-in weights.
 //!
-//! Parameters may be set at any time while no search runs; `init` only
-//! answers `ready`.
+//! Parameters may be set at any time (during a search, `set-param` waits
+//! for it); `init` only answers `ready`.
 //!
 //! ## Positions: `pos`
 //!
 //! `pos pos=<position> [moves="<move> <move> ..."]`, or `pos start [moves=...]`
 //! (no `pos=` also means the start position). The moves are played from
-//! the position; the position and every move are checked first, and on any
-//! error the previous position stays. Moves given after the game has ended
+//! the position; the position and every move are checked first, and a
+//! refused `pos` leaves no position: `go` answers an error and an empty
+//! `done` until a good `pos`, `new-game` or a new variant. Moves given after the game has ended
 //! by this engine's rules (a draw rule the GUI does not apply, say) are
 //! still accepted: the game history then starts anew from that point.
 //!
@@ -117,9 +118,11 @@
 //!   from the `ponder-hit`) or `stop` (which answers `done` at once). Like
 //!   Scan, the engine may end any search by itself (at its maximum depth).
 //!   `go` on a position without a legal move is an error.
-//! * During a search only `ping` (answered by `pong` at once), `ponder-hit`,
-//!   `stop` and `quit` are accepted; anything else gets an error. `stop`
-//!   and `ponder-hit` without a running search are ignored.
+//! * Commands are carried out in the order they arrive ([`crate::serve`]):
+//!   during a search `ponder-hit`, `stop` and `quit` act at once, `ping`
+//!   is answered at once when nothing waits (else in its turn), and the
+//!   rest waits for the search's `done`. `stop` and `ponder-hit` without a
+//!   running search are ignored.
 //! * Each completed iteration sends `info depth=<plies> seldepth=<plies>
 //!   score=<men> nodes=<n> time=<seconds> nps=<Mnodes/s> pv="<moves>"`.
 //!   `score` is in men with two decimals from the side to move's view
@@ -132,8 +135,9 @@
 //! ## Other commands
 //!
 //! `new-game` clears the transposition table and sets the start position;
-//! `ping` is answered by `pong`; `quit`, or the end of the input, stops any
-//! search and ends the engine.
+//! `ping` is answered by `pong`; `quit` stops any search and ends the
+//! engine; at the end of the input the waiting commands are carried out, a
+//! search with limits runs to its end and an open-ended one is stopped.
 
 use crate::board::{Color, Geometry, Square};
 use crate::engine::{Engine, OVERHEAD_MAX_MS, THREADS_MAX};
@@ -144,9 +148,10 @@ use crate::moves::Move;
 use crate::notation;
 use crate::position::{Piece, Position};
 use crate::search::{Clock, Info, Limits, Score, SearchResult};
-use crate::uci::{read_line, Out, MAX_LINE};
+use crate::serve::{self, Flow, Kind, Out, Reader, Server};
 use crate::variant::Variant;
-use std::io::BufRead;
+use std::collections::VecDeque;
+use std::io::Read;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -689,13 +694,6 @@ impl Level {
     }
 }
 
-/// What the loop should do after a command.
-#[derive(PartialEq, Eq)]
-enum Flow {
-    Continue,
-    Quit,
-}
-
 /// What the front end knows of the running search.
 struct Running {
     /// Set by the search thread at its first report (or its result): from
@@ -712,6 +710,12 @@ pub struct Hub {
     numbers: MoveNumbers,
     level: Level,
     search: Option<Running>,
+    /// Commands held until the running search ends.
+    waiting: VecDeque<String>,
+    /// Why there is no position: the last `pos` was refused; `go` answers
+    /// with an error and an empty `done` until a good `pos`, `new-game` or
+    /// a new variant.
+    refused: Option<String>,
 }
 
 impl Hub {
@@ -722,34 +726,22 @@ impl Hub {
             numbers: MoveNumbers::A1,
             level: Level::default(),
             search: None,
+            waiting: VecDeque::new(),
+            refused: None,
         }
     }
 
     /// Called after the `hub` command was read: answers it, then reads
     /// commands until `quit` or the end of input.
-    pub fn run(&mut self, input: &mut dyn BufRead) {
+    pub fn run(&mut self, reader: &Reader) {
         self.identify();
-        self.serve(input);
+        serve::serve(self, reader);
     }
 
     /// Read commands until `quit` or the end of input, the GUI's first
     /// `hub` among them (`shashki hub`).
-    pub fn serve(&mut self, input: &mut dyn BufRead) {
-        loop {
-            match read_line(input) {
-                Ok(None) | Err(_) => break,
-                Ok(Some(Err(n))) => self.error(&format!(
-                    "line of {n} bytes is too long (limit {MAX_LINE}), ignored"
-                )),
-                Ok(Some(Ok(line))) => {
-                    if self.command(&line) == Flow::Quit {
-                        break;
-                    }
-                }
-            }
-        }
-        self.stop();
-        self.engine.stop();
+    pub fn serve<R: Read + Send + 'static>(&mut self, input: R) {
+        serve::serve(self, &Reader::spawn(input));
     }
 
     /// The one reply to a bad line: user text in it is escaped (see
@@ -767,7 +759,7 @@ impl Hub {
         self.out.line(&format!("error message=\"{m}\""));
     }
 
-    /// Handle one line.
+    /// Carry out one line.
     fn command(&mut self, text: &str) -> Flow {
         let line = match scan(text) {
             Ok(Some(line)) => line,
@@ -798,8 +790,16 @@ impl Hub {
             }
             "init" => self.idle().map(|_| self.out.line("ready")),
             "set-param" => self.idle().and_then(|_| self.set_param(&line)),
-            "new-game" => self.idle().and_then(|_| self.engine.new_game()),
-            "pos" => self.idle().and_then(|_| self.pos(&line)),
+            "new-game" => self.idle().and_then(|_| {
+                self.engine.new_game()?;
+                self.refused = None;
+                Ok(())
+            }),
+            "pos" => self.idle().and_then(|_| {
+                let result = self.pos(&line);
+                self.refused = result.as_ref().err().cloned();
+                result
+            }),
             "level" => self.idle().and_then(|_| self.level(&line)),
             "go" => self.idle().and_then(|_| self.go(&line)),
             other => Err(format!("unknown command '{}'", quote(other))),
@@ -825,7 +825,8 @@ impl Hub {
         }
     }
 
-    /// Refuse changes while a search runs.
+    /// Refuse changes while a search runs (the reading loop holds them
+    /// until it ends: this is a guard).
     fn idle(&self) -> Result<(), String> {
         if self.search.is_some() {
             Err(
@@ -932,7 +933,10 @@ impl Hub {
                         quote(value)
                     )
                 })?;
-                self.engine.set_option("variant", v.id())
+                self.engine.set_option("variant", v.id())?;
+                // A new variant starts from its start position.
+                self.refused = None;
+                Ok(())
             }
             "move-numbers" => {
                 self.numbers = MoveNumbers::parse(value).ok_or_else(|| {
@@ -1093,6 +1097,14 @@ impl Hub {
         if !ponder && !line.has("think") && !line.has("analyze") {
             return Err("go: expected 'go think', 'go ponder' or 'go analyze'".into());
         }
+        if let Some(why) = &self.refused {
+            let why = why.strip_prefix("pos: ").unwrap_or(why);
+            self.error(&format!(
+                "go: no position: the last 'pos' was refused ({why})"
+            ));
+            self.out.line("done");
+            return Ok(());
+        }
         let pos = *self.engine.game().position();
         if pos.legal_moves().is_empty() {
             return Err("go: the side to move has no legal move (the game is over)".into());
@@ -1128,6 +1140,45 @@ impl Hub {
         self.level = Level::default();
         self.search = Some(running);
         Ok(())
+    }
+}
+
+impl Server for Hub {
+    fn kind(&self, line: &str) -> Kind {
+        match line.split_whitespace().next() {
+            Some("stop" | "ponder-hit" | "quit") => Kind::Now,
+            Some("ping" | "hub") | None => Kind::Reply,
+            Some(_) => Kind::Wait,
+        }
+    }
+
+    fn execute(&mut self, line: &str) -> Flow {
+        self.command(line)
+    }
+
+    fn busy(&mut self) -> bool {
+        self.search.is_some() && self.engine.busy()
+    }
+
+    fn open_ended(&mut self) -> bool {
+        self.engine.open_ended()
+    }
+
+    fn stop(&mut self) {
+        Hub::stop(self);
+        self.engine.stop();
+    }
+
+    fn wait(&mut self) {
+        self.engine.wait();
+    }
+
+    fn error(&mut self, message: &str) {
+        Hub::error(self, message);
+    }
+
+    fn waiting(&mut self) -> &mut VecDeque<String> {
+        &mut self.waiting
     }
 }
 
@@ -1275,13 +1326,14 @@ mod tests {
     fn session(input: &str) -> Vec<String> {
         let sink = Sink::default();
         let mut hub = Hub::new(Out::new(Box::new(sink.clone())));
-        hub.run(&mut input.as_bytes());
+        hub.run(&Reader::spawn(std::io::Cursor::new(input.to_string())));
         sink.take()
     }
 
     #[test]
     fn a_short_session() {
-        // Lines sent during a search are refused; the end of input stops it.
+        // Lines sent during a search wait for it; at the end of the input
+        // a search with limits runs to its end.
         let out = session(
             "init\nlevel infinite depth=3\npos moves=\"9-13 22-18\"\ngo think\nping\npos\n",
         );

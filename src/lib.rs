@@ -33,6 +33,8 @@
 //!
 //! **Protocol**
 //! - [`engine`]: the engine behind both protocols: game, options, search thread.
+//! - [`serve`]: what both protocol servers share: input read in a thread of
+//!   its own, output, and commands that wait for a running search.
 //! - [`uci`]: the UCI-like protocol (PROTOCOL.md), the default on standard input.
 //! - [`hub`]: Scan's Hub protocol.
 //!
@@ -75,6 +77,7 @@ pub mod player;
 pub mod position;
 pub mod progress;
 pub mod search;
+pub mod serve;
 pub mod svg;
 pub mod tt;
 pub mod uci;

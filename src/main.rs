@@ -427,15 +427,15 @@ fn main() -> ExitCode {
         }) => run_bench(depth, threads, hash),
         None => {
             // UCI, or Hub when the first line is `hub`.
-            shashki::uci::Uci::new(stdout()).run(&mut std::io::stdin().lock());
+            shashki::uci::Uci::new(stdout()).run(std::io::stdin());
             Ok(())
         }
         Some(Command::Uci) => {
-            shashki::uci::Uci::new(stdout()).run_uci(&mut std::io::stdin().lock());
+            shashki::uci::Uci::new(stdout()).run_uci(std::io::stdin());
             Ok(())
         }
         Some(Command::Hub) => {
-            shashki::hub::Hub::new(stdout()).serve(&mut std::io::stdin().lock());
+            shashki::hub::Hub::new(stdout()).serve(std::io::stdin());
             Ok(())
         }
     };
@@ -449,8 +449,8 @@ fn main() -> ExitCode {
 }
 
 /// The engine's output: standard output, one flushed line at a time.
-fn stdout() -> shashki::uci::Out {
-    shashki::uci::Out::new(Box::new(std::io::stdout()))
+fn stdout() -> shashki::serve::Out {
+    shashki::serve::Out::new(Box::new(std::io::stdout()))
 }
 
 fn load(variant: Variant, text: Option<&str>) -> Result<Position, String> {

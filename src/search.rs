@@ -323,9 +323,8 @@ impl Searcher {
         self.threads = threads.max(1);
     }
 
-    /// Forget what earlier searches learnt (a new game): zeros written over
-    /// the table in place, which costs no new memory from the system (a
-    /// 64 MiB table in a few milliseconds).
+    /// Forget what earlier searches learnt (a new game): see
+    /// [`TranspositionTable::clear`], which takes no time whatever the size.
     pub fn clear(&mut self) {
         self.tt.clear();
     }

@@ -11,7 +11,8 @@
 //! same position's entry, else takes the entry of an older search or of
 //! the least depth.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
 
 /// Which side of the true score the stored score is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,6 +135,33 @@ impl Buckets {
     }
 }
 
+impl Buckets {
+    /// Give the pages back to the system, which hands out zeroed ones on
+    /// the next touch, when the buckets are a mapping of more than
+    /// `min_bytes`; `false` (nothing done) otherwise.
+    fn discard(&mut self, min_bytes: usize) -> bool {
+        match self.source {
+            #[cfg(target_os = "linux")]
+            Source::Mapped { bytes } if bytes > min_bytes => {
+                // SAFETY: our own private anonymous mapping, not in use
+                // (`&mut self`); MADV_DONTNEED on it reads back as zeros.
+                let r = unsafe {
+                    libc::madvise(
+                        self.ptr.as_ptr() as *mut libc::c_void,
+                        bytes,
+                        libc::MADV_DONTNEED,
+                    )
+                };
+                r == 0
+            }
+            _ => {
+                let _ = min_bytes;
+                false
+            }
+        }
+    }
+}
+
 impl std::ops::Deref for Buckets {
     type Target = [Bucket];
     fn deref(&self) -> &[Bucket] {
@@ -162,8 +190,50 @@ impl Drop for Buckets {
 
 /// The table. Its size is set in MiB and stays within it.
 pub struct TranspositionTable {
-    buckets: Buckets,
+    /// Shared only with the background toucher.
+    buckets: Arc<Buckets>,
+    /// How many of the buckets are in use: those touched so far (see
+    /// [`TranspositionTable::touch`]).
+    active: Arc<AtomicUsize>,
     age: AtomicU64,
+    /// The thread touching the pages past [`TOUCH_NOW_MIB`], and its
+    /// cancel flag.
+    toucher: Option<(Arc<AtomicBool>, std::thread::JoinHandle<()>)>,
+}
+
+impl Drop for TranspositionTable {
+    fn drop(&mut self) {
+        self.stop_touching();
+    }
+}
+
+/// The part of a table touched when it is made (see
+/// [`TranspositionTable::try_new`]): the default size, 64 MiB, in a few
+/// tens of milliseconds.
+pub const TOUCH_NOW_MIB: usize = 64;
+
+/// Make the system hand out the page of `b` without changing anything in
+/// it: a compare-exchange of 0 with 0 is a write to the processor (a load,
+/// or an atomic "or 0", which compilers turn into a load, would map the
+/// shared zero page), and an entry a search stored there stays whole.
+#[inline]
+fn touch_page(b: &Bucket) {
+    let _ = b.words[0].compare_exchange(0, 0, Ordering::Relaxed, Ordering::Relaxed);
+}
+
+/// The memory the system has available, in MiB (Linux: `MemAvailable` in
+/// `/proc/meminfo`); `None` where it cannot tell.
+pub fn available_mib() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kib: usize = info
+        .lines()
+        .find_map(|l| l.strip_prefix("MemAvailable:"))?
+        .trim()
+        .strip_suffix("kB")?
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib / 1024)
 }
 
 fn pack(e: &Entry, age: u8) -> u64 {
@@ -203,25 +273,99 @@ impl TranspositionTable {
         TranspositionTable::try_new(mib).unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// A table of at most `mib` MiB, or an error naming the size when the
-    /// system refuses the memory. The memory comes zeroed from the system;
-    /// on Linux it is aligned to 2 MiB and offered for transparent huge
-    /// pages, which spares the processor most address-translation misses
-    /// on probes. Every page is touched here, once, so that no search pays
-    /// for the system handing out the memory (a 64 MiB table takes a few
-    /// milliseconds).
+    /// A table of at most `mib` MiB, or an error naming the size when it
+    /// cannot fit: more than the system has available (Linux: checked
+    /// before anything is asked for), or refused by the system. The memory
+    /// comes zeroed from the system; on Linux it is aligned to 2 MiB and
+    /// offered for transparent huge pages, which spares the processor most
+    /// address-translation misses on probes.
+    ///
+    /// The first [`TOUCH_NOW_MIB`] are touched here, so that no search
+    /// pays for the system handing out the pages of a table of the usual
+    /// size; the pages past it are touched by a thread of the table's own
+    /// in the background (searches may already run: touching changes no
+    /// entry), so that any size is ready at once, and searches use the
+    /// part touched so far (all of it within seconds: 4 GiB took 10 s of
+    /// the system's time on a 2-core machine).
     pub fn try_new(mib: usize) -> Result<TranspositionTable, String> {
-        let count = (mib.saturating_mul(1 << 20) / BUCKET_BYTES).max(1);
-        let buckets = Buckets::zeroed(count)
-            .ok_or_else(|| format!("cannot allocate a {mib} MiB transposition table"))?;
-        // One store of zero (the value already there) per 4 KiB page.
-        for b in buckets.iter().step_by(4096 / BUCKET_BYTES) {
-            b.words[0].store(0, Ordering::Relaxed);
+        let refused = || format!("cannot allocate a {mib} MiB transposition table");
+        if let Some(available) = available_mib() {
+            if mib > available {
+                return Err(format!(
+                    "{}: the system has {available} MiB of memory available",
+                    refused()
+                ));
+            }
         }
-        Ok(TranspositionTable {
+        let count = (mib.saturating_mul(1 << 20) / BUCKET_BYTES).max(1);
+        let buckets = Arc::new(Buckets::zeroed(count).ok_or_else(refused)?);
+        let mut table = TranspositionTable {
             buckets,
+            active: Arc::new(AtomicUsize::new(0)),
             age: AtomicU64::new(0),
-        })
+            toucher: None,
+        };
+        table.touch();
+        Ok(table)
+    }
+
+    /// Touch every page of the table, the first [`TOUCH_NOW_MIB`] now, the
+    /// rest in the background, and use only the part touched: a probe of
+    /// an untouched page would make the search wait for the system to
+    /// hand it out (milliseconds for a 2 MiB huge page), at almost every
+    /// node of a first search on a big table. The part in use doubles as
+    /// the touching goes on; each step scatters the entries (it is a
+    /// cache: they are found again, or searched again).
+    fn touch(&mut self) {
+        const PAGE_BUCKETS: usize = 4096 / BUCKET_BYTES;
+        let len = self.buckets.len();
+        let mut done = ((TOUCH_NOW_MIB << 20) / BUCKET_BYTES).min(len);
+        for b in self.buckets[..done].iter().step_by(PAGE_BUCKETS) {
+            touch_page(b);
+        }
+        self.active.store(done, Ordering::Relaxed);
+        if done == len {
+            return;
+        }
+        let buckets = self.buckets.clone();
+        let active = self.active.clone();
+        let cancel = Arc::new(AtomicBool::new(false));
+        let flag = cancel.clone();
+        let handle = std::thread::Builder::new()
+            .name("tt-touch".into())
+            .spawn(move || {
+                while done < len {
+                    let next = done.saturating_mul(2).min(len);
+                    for (i, b) in buckets[done..next].iter().enumerate().step_by(PAGE_BUCKETS) {
+                        if i % (1 << 14) == 0 && flag.load(Ordering::Relaxed) {
+                            return;
+                        }
+                        touch_page(b);
+                    }
+                    done = next;
+                    active.store(done, Ordering::Relaxed);
+                }
+            });
+        match handle {
+            Ok(handle) => self.toucher = Some((cancel, handle)),
+            // Without the thread the pages are handed out as searches
+            // reach them: slower at first, the same table.
+            Err(_) => self.active.store(len, Ordering::Relaxed),
+        }
+    }
+
+    /// Stop the background touching, if any, and wait for it.
+    fn stop_touching(&mut self) {
+        if let Some((cancel, handle)) = self.toucher.take() {
+            cancel.store(true, Ordering::Relaxed);
+            let _ = handle.join();
+        }
+    }
+
+    /// Bytes of the entries in use: all of them, once the background
+    /// touching is over (see [`TranspositionTable::touch`]).
+    pub fn active_bytes(&self) -> usize {
+        self.active.load(Ordering::Relaxed) * BUCKET_BYTES
     }
 
     /// Bytes used by the entries.
@@ -229,13 +373,21 @@ impl TranspositionTable {
         self.buckets.len() * std::mem::size_of::<Bucket>()
     }
 
-    /// Forget everything (a new game). One `memset` over the memory the
-    /// table already has: no page is given back or asked for again.
+    /// Forget everything (a new game). A table of up to [`TOUCH_NOW_MIB`]
+    /// is zeroed in place (one `memset`, a few milliseconds); a bigger one
+    /// on Linux gives its pages back and is touched again in the
+    /// background, so that clearing takes no time whatever the size.
     pub fn clear(&mut self) {
-        // SAFETY: `&mut self` excludes every other access to the buckets;
-        // all zeros is a valid `Bucket` (atomic integers).
-        unsafe { std::ptr::write_bytes(self.buckets.ptr.as_ptr(), 0, self.buckets.len) };
+        self.stop_touching();
+        let buckets = Arc::get_mut(&mut self.buckets).expect("the toucher has ended");
+        if !buckets.discard(TOUCH_NOW_MIB << 20) {
+            // SAFETY: `&mut self` and the unique `Arc` exclude every other
+            // access to the buckets; all zeros is a valid `Bucket` (atomic
+            // integers).
+            unsafe { std::ptr::write_bytes(buckets.ptr.as_ptr(), 0, buckets.len) };
+        }
         *self.age.get_mut() = 0;
+        self.touch();
     }
 
     /// Start a new search: entries of older searches become replaceable.
@@ -249,7 +401,8 @@ impl TranspositionTable {
 
     #[inline]
     fn bucket(&self, key: u64) -> &Bucket {
-        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        let active = self.active.load(Ordering::Relaxed);
+        let i = ((key as u128 * active as u128) >> 64) as usize;
         &self.buckets[i]
     }
 
@@ -329,7 +482,7 @@ impl TranspositionTable {
         let age = self.age();
         let mut used = 0u32;
         let mut seen = 0;
-        'outer: for b in self.buckets.iter() {
+        'outer: for b in self.buckets[..self.active.load(Ordering::Relaxed)].iter() {
             for i in 0..ENTRIES_PER_BUCKET {
                 if seen == 1000 {
                     break 'outer;
@@ -377,6 +530,40 @@ mod tests {
                 assert_eq!(b.words[7].load(Ordering::Relaxed), i as u64 + 1);
             }
         }
+    }
+
+    /// A table past the part touched at once is in use at once in part,
+    /// wholly a little later; clearing it starts over from that part.
+    #[test]
+    fn a_big_table_comes_into_use_as_it_is_touched() {
+        let full = 160 << 20;
+        let wait_full = |t: &TranspositionTable| {
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+            while t.active_bytes() < full && std::time::Instant::now() < deadline {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            assert_eq!(t.active_bytes(), full);
+        };
+        let mut t = TranspositionTable::new(160);
+        let first = t.active_bytes();
+        assert!(first >= TOUCH_NOW_MIB << 20 && first <= full, "{first}");
+        wait_full(&t);
+        let e = Entry {
+            move_index: None,
+            move_from: 3,
+            score: 7,
+            depth: 2,
+            bound: Bound::Exact,
+        };
+        t.store(42, e);
+        assert_eq!(t.probe(42), Some(e));
+        t.clear();
+        assert_eq!(t.probe(42), None);
+        assert!(t.active_bytes() < full);
+        wait_full(&t);
+        assert_eq!(t.probe(42), None);
+        t.store(42, e);
+        assert_eq!(t.probe(42), Some(e));
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! The UCI-like text protocol over standard input and output (see
-//! PROTOCOL.md). The main loop reads commands while a search runs in its
-//! own thread; every bad line gets one `info string error: ...` reply and
-//! changes nothing.
+//! PROTOCOL.md). Commands are read while a search runs in its own thread
+//! and carried out in order ([`crate::serve`]: `stop`, `ponderhit` and
+//! `quit` at once, the rest when the search is over); every bad line gets
+//! one `info string error: ...` reply and changes nothing.
 
 use crate::engine::{Engine, HASH_MAX_MIB, MULTIPV_MAX, OVERHEAD_MAX_MS, THREADS_MAX};
 use crate::input::{self, escape, quote, Range};
@@ -9,89 +10,25 @@ use crate::moves::Move;
 use crate::notation;
 use crate::position::Position;
 use crate::search::{Clock, Info, Limits, Score};
+use crate::serve::{self, Flow, Input, Kind, Out, Reader, Server};
 use crate::variant::Variant;
-use std::io::{BufRead, Write};
-use std::sync::{Arc, Mutex};
+use std::collections::VecDeque;
+use std::io::Read;
 
 /// Deepest `perft` the protocol runs (it runs in the reading thread).
 pub const MAX_PERFT: u32 = 10;
-
-/// Longest input line read; longer lines are refused whole.
-pub const MAX_LINE: usize = 65_536;
-
-/// Where replies go: shared by the reading loop and the search thread, one
-/// whole line at a time.
-#[derive(Clone)]
-pub struct Out(Arc<Mutex<Box<dyn Write + Send>>>);
-
-impl Out {
-    pub fn new(w: Box<dyn Write + Send>) -> Out {
-        Out(Arc::new(Mutex::new(w)))
-    }
-
-    /// Write one line and flush it. A closed output is ignored: the engine
-    /// ends when its input closes.
-    pub fn line(&self, text: &str) {
-        let mut w = match self.0.lock() {
-            Ok(w) => w,
-            Err(p) => p.into_inner(),
-        };
-        let _ = writeln!(w, "{text}");
-        let _ = w.flush();
-    }
-}
-
-/// One line of input: `Ok(None)` at the end of input, `Err(n)` for a line
-/// of `n` bytes longer than [`MAX_LINE`] (skipped). Invalid UTF-8 is
-/// replaced, a trailing `\r` dropped.
-pub fn read_line(input: &mut dyn BufRead) -> std::io::Result<Option<Result<String, usize>>> {
-    let mut bytes = Vec::new();
-    let mut total = 0usize;
-    loop {
-        let buf = input.fill_buf()?;
-        if buf.is_empty() {
-            if total == 0 {
-                return Ok(None);
-            }
-            break;
-        }
-        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
-            Some(i) => (&buf[..i], Some(i + 1)),
-            None => (buf, None),
-        };
-        total += chunk.len();
-        if bytes.len() < MAX_LINE {
-            let room = MAX_LINE - bytes.len();
-            bytes.extend_from_slice(&chunk[..chunk.len().min(room)]);
-        }
-        let consumed = done.unwrap_or(buf.len());
-        input.consume(consumed);
-        if done.is_some() {
-            total += 1;
-            break;
-        }
-    }
-    if total > MAX_LINE + 1 {
-        return Ok(Some(Err(total)));
-    }
-    let mut text = String::from_utf8_lossy(&bytes).into_owned();
-    if text.ends_with('\r') {
-        text.pop();
-    }
-    Ok(Some(Ok(text)))
-}
 
 /// The UCI front end.
 pub struct Uci {
     engine: Engine,
     out: Out,
-}
-
-/// What the loop should do after a command.
-#[derive(PartialEq, Eq)]
-pub enum Flow {
-    Continue,
-    Quit,
+    /// Commands held until the running search ends.
+    waiting: VecDeque<String>,
+    /// Why there is no position: the last `position` was refused. Until a
+    /// good one arrives (or `ucinewgame`, or a new `Variant`), `go`, `d`,
+    /// `eval` and `perft` answer with an error instead of using the
+    /// position before it.
+    refused: Option<String>,
 }
 
 impl Uci {
@@ -99,52 +36,47 @@ impl Uci {
         Uci {
             engine: Engine::new(),
             out,
+            waiting: VecDeque::new(),
+            refused: None,
         }
     }
 
     /// Read commands until `quit` or the end of input. When the first
     /// command is `hub`, the rest of the session speaks the Hub protocol.
-    pub fn run(&mut self, input: &mut dyn BufRead) {
+    pub fn run<R: Read + Send + 'static>(&mut self, input: R) {
         self.serve(input, true);
     }
 
     /// Read commands until `quit` or the end of input, all of them in
     /// this protocol (`shashki uci`): `hub` is an unknown command.
-    pub fn run_uci(&mut self, input: &mut dyn BufRead) {
+    pub fn run_uci<R: Read + Send + 'static>(&mut self, input: R) {
         self.serve(input, false);
     }
 
-    fn serve(&mut self, input: &mut dyn BufRead, hub_first: bool) {
-        let mut first = hub_first;
-        loop {
-            match read_line(input) {
-                Ok(None) | Err(_) => {
-                    // End of input: a search with limits may finish (a
-                    // script piping `go depth 12` wants its result); an
-                    // open-ended one is stopped.
-                    if !self.engine.open_ended() {
-                        self.engine.wait();
-                    }
-                    break;
-                }
-                Ok(Some(Err(n))) => self.error(&format!(
-                    "line of {n} bytes is too long (limit {MAX_LINE}), ignored"
-                )),
-                Ok(Some(Ok(line))) => {
-                    if first && line.trim() == "hub" {
-                        crate::hub::Hub::new(self.out.clone()).run(input);
+    fn serve<R: Read + Send + 'static>(&mut self, input: R, hub_first: bool) {
+        let reader = Reader::spawn(input);
+        // Blank lines before the first command are skipped.
+        if hub_first {
+            loop {
+                match reader.next(None) {
+                    Some(Input::Line(line)) if line.trim().is_empty() => {}
+                    Some(Input::Line(line)) if line.trim() == "hub" => {
+                        crate::hub::Hub::new(self.out.clone()).run(&reader);
                         return;
                     }
-                    if !line.trim().is_empty() {
-                        first = false;
-                    }
-                    if self.command(&line) == Flow::Quit {
+                    Some(Input::Line(line)) => {
+                        if serve::accept(self, line) == Flow::Quit {
+                            self.stop();
+                            return;
+                        }
                         break;
                     }
+                    Some(Input::TooLong(n)) => self.error(&serve::too_long(n)),
+                    Some(Input::End) | None => return,
                 }
             }
         }
-        self.stop();
+        serve::serve(self, &reader);
     }
 
     /// The one reply to a bad line. User text in the message is escaped
@@ -159,37 +91,54 @@ impl Uci {
         self.engine.stop();
     }
 
-    /// Handle one command line.
+    /// Take one line as the reading loop does: carried out now, or held
+    /// until the running search ends (then carried out in its turn by a
+    /// later call, or at once when nothing else comes).
     pub fn command(&mut self, line: &str) -> Flow {
+        serve::accept(self, line.to_string())
+    }
+
+    /// Carry out one command line.
+    fn execute_line(&mut self, line: &str) -> Flow {
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let Some((&cmd, args)) = tokens.split_first() else {
             return Flow::Continue;
         };
-        let result = match cmd {
-            "uci" => {
+        // After a refused `position` there is no position to use.
+        let needs_position = matches!(cmd, "go" | "d" | "eval" | "perft");
+        let result = match (&self.refused, cmd) {
+            (Some(why), _) if needs_position => {
+                let e = format!("{cmd}: no position: the last 'position' was refused ({why})");
+                self.error(&e);
+                if cmd == "go" {
+                    self.out.line("bestmove (none)");
+                }
+                return Flow::Continue;
+            }
+            (_, "uci") => {
                 self.identify();
                 Ok(())
             }
-            "isready" => {
+            (_, "isready") => {
                 self.out.line("readyok");
                 Ok(())
             }
-            "setoption" => self.setoption(args),
-            "ucinewgame" => self.engine.new_game(),
-            "position" => self.position(args),
-            "go" => self.go(args),
-            "stop" => {
+            (_, "setoption") => self.setoption(args),
+            (_, "ucinewgame") => self.engine.new_game().map(|()| self.refused = None),
+            (_, "position") => self.position(args),
+            (_, "go") => self.go(args),
+            (_, "stop") => {
                 self.stop();
                 Ok(())
             }
-            "ponderhit" => self.engine.ponderhit(),
-            "quit" => return Flow::Quit,
-            "d" => {
+            (_, "ponderhit") => self.engine.ponderhit(),
+            (_, "quit") => return Flow::Quit,
+            (_, "d") => {
                 self.show();
                 Ok(())
             }
-            "perft" => self.perft(args),
-            "eval" => {
+            (_, "perft") => self.perft(args),
+            (_, "eval") => {
                 self.eval();
                 Ok(())
             }
@@ -270,17 +219,23 @@ impl Uci {
         if name.is_empty() {
             return Err("setoption: missing option name".into());
         }
-        self.engine.set_option(&name, &value)
+        self.engine.set_option(&name, &value)?;
+        if name.eq_ignore_ascii_case("variant") {
+            // A new variant starts from its start position.
+            self.refused = None;
+        }
+        Ok(())
     }
 
-    /// `position startpos [moves ...]` or `position fen <text> [moves ...]`
+    /// `position startpos [moves ...]` or `position fen <text> [moves ...]`.
+    /// A refused one leaves no position (see [`Uci::refused`]).
     fn position(&mut self, args: &[&str]) -> Result<(), String> {
         let moves_at = args.iter().position(|&t| t == "moves");
         let (setup, moves) = match moves_at {
             Some(i) => (&args[..i], &args[i + 1..]),
             None => (args, &[][..]),
         };
-        match setup.split_first() {
+        let result = match setup.split_first() {
             Some((&"startpos", [])) => self.engine.set_position(None, moves),
             Some((&"fen", text)) if !text.is_empty() => {
                 self.engine.set_position(Some(&text.join(" ")), moves)
@@ -289,7 +244,9 @@ impl Uci {
             _ => Err(
                 "position: expected 'startpos' or 'fen <text>', then optionally 'moves ...'".into(),
             ),
-        }
+        };
+        self.refused = result.as_ref().err().cloned();
+        result
     }
 
     fn go(&mut self, args: &[&str]) -> Result<(), String> {
@@ -347,9 +304,6 @@ impl Uci {
             },
             _ => return Err("perft: expected 'perft <depth>'".into()),
         };
-        if self.engine.searching() {
-            return Err("a search is running; send stop first".into());
-        }
         let pos = *self.engine.game().position();
         let parts = crate::perft::divide(&pos, depth, false);
         for (m, n) in &parts {
@@ -370,6 +324,44 @@ impl Uci {
         for (name, value) in crate::eval::breakdown(pos) {
             self.out.line(&format!("eval {name} {value}"));
         }
+    }
+}
+
+impl Server for Uci {
+    fn kind(&self, line: &str) -> Kind {
+        match line.split_whitespace().next() {
+            Some("stop" | "ponderhit" | "quit") => Kind::Now,
+            Some("isready" | "uci") | None => Kind::Reply,
+            Some(_) => Kind::Wait,
+        }
+    }
+
+    fn execute(&mut self, line: &str) -> Flow {
+        self.execute_line(line)
+    }
+
+    fn busy(&mut self) -> bool {
+        self.engine.busy()
+    }
+
+    fn open_ended(&mut self) -> bool {
+        self.engine.open_ended()
+    }
+
+    fn stop(&mut self) {
+        self.engine.stop();
+    }
+
+    fn wait(&mut self) {
+        self.engine.wait();
+    }
+
+    fn error(&mut self, message: &str) {
+        Uci::error(self, message);
+    }
+
+    fn waiting(&mut self) -> &mut VecDeque<String> {
+        &mut self.waiting
     }
 }
 
