@@ -1,8 +1,11 @@
 //! The HTTP routes: the page's files, and the JSON API the page uses.
 //!
-//! Every request body is JSON (an empty body counts as `{}`); unknown fields
-//! are refused. Every error is `{"error": "<one line>"}` with a 4xx status,
-//! and a request that fails changes nothing.
+//! Every request body is a JSON object (an empty body counts as `{}`; a
+//! field given as `null` counts as not given); unknown fields are refused
+//! (see [`crate::request`]). Every error is `{"error": "<one line>"}` with
+//! a 4xx status, and a request that fails changes nothing. A bad field's
+//! error names it, what it needs and what it got, as the engine's do:
+//! `"depth" needs a whole number from 1 to 1000, not 99999`.
 //!
 //! | route | body | answer |
 //! |---|---|---|
@@ -27,12 +30,15 @@
 //!
 //! When a session's last WebSocket closes, its engine's search stops, and
 //! the session closes (its engine quits) unless a WebSocket comes within
-//! the grace period ([`crate::Config::grace`]).
+//! the grace period ([`crate::Config::grace`]). A session with no
+//! WebSocket (made by a script, say) closes when it gets no request for
+//! [`crate::Config::idle`]; every request to it counts as use.
 
 use crate::engine::{Engine, Limits, Status};
 use crate::error::ApiError;
 use crate::live::Live;
 use crate::registry::Registry;
+use crate::request::Fields;
 use crate::session::Played;
 use axum::body::Body;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -42,8 +48,6 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde::de::DeserializeOwned;
-use serde::Deserialize;
 use serde_json::{json, Value};
 use shashki::{input, Variant};
 use std::sync::Arc;
@@ -154,58 +158,71 @@ async fn files(uri: Uri) -> Response {
     ApiError::not_found(format!("nothing at {}", input::quote(uri.path()))).into_response()
 }
 
-/// Read a JSON body (empty: `{}`).
-async fn read<T: DeserializeOwned>(body: Body) -> Result<T, ApiError> {
+/// Read a JSON object body (empty: `{}`) with fields among `takes`.
+async fn read(body: Body, takes: &[&str]) -> Result<Fields, ApiError> {
     let bytes = axum::body::to_bytes(body, MAX_BODY).await.map_err(|_| {
         ApiError::with(
             StatusCode::PAYLOAD_TOO_LARGE,
             format!("request body too large (limit {} MiB)", MAX_BODY >> 20),
         )
     })?;
-    let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
-        b"{}"
-    } else {
-        &bytes
-    };
-    serde_json::from_slice(bytes).map_err(|e| ApiError::bad(format!("bad request JSON: {e}")))
+    Ok(Fields::parse(&bytes, takes)?)
 }
 
+/// The session of a request (marked used).
 fn live(reg: &Registry, id: &str) -> Result<Arc<Live>, ApiError> {
-    reg.get(id).ok_or_else(|| {
+    let l = reg.get(id).ok_or_else(|| {
         ApiError::not_found(format!(
             "no session {} (closed or expired); create a new one",
             input::quote(id)
         ))
-    })
+    })?;
+    l.touch();
+    Ok(l)
 }
 
-fn variant(name: Option<&str>) -> Result<Option<Variant>, ApiError> {
-    name.map(|v| {
-        v.parse::<Variant>().map_err(|_| {
-            ApiError::bad(format!(
-                "unknown variant {} (russian, brazilian, adiyukh-64, adiyukh-80)",
-                input::quote(v)
-            ))
-        })
-    })
-    .transpose()
+/// The body's `"variant"`, if given.
+fn variant(b: &Fields) -> Result<Option<Variant>, ApiError> {
+    Ok(b.name(
+        "variant",
+        "russian, brazilian, adiyukh-64 or adiyukh-80",
+        |v| v.parse::<Variant>().ok(),
+    )?)
 }
 
 fn ok(v: Value) -> ApiResult {
     Ok(Json(v).into_response())
 }
 
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct VariantBody {
-    variant: Option<String>,
+async fn create(State(reg): State<Reg>, body: Body) -> ApiResult {
+    let b = read(body, &["variant"]).await?;
+    let v = variant(&b)?.unwrap_or(Variant::Russian);
+    let live = reg.create(v).map_err(ApiError::limit)?;
+    tokio::spawn(expire(reg.clone(), live.id.clone()));
+    Ok((StatusCode::CREATED, Json(live.state())).into_response())
 }
 
-async fn create(State(reg): State<Reg>, body: Body) -> ApiResult {
-    let b: VariantBody = read(body).await?;
-    let v = variant(b.variant.as_deref())?.unwrap_or(Variant::Russian);
-    let live = reg.create(v).map_err(ApiError::limit)?;
-    Ok((StatusCode::CREATED, Json(live.state())).into_response())
+/// Close session `id` once it has had no WebSocket and no request for
+/// [`crate::Config::idle`], its engine quitting; ends with the session.
+async fn expire(reg: Reg, id: String) {
+    let idle = reg.config.idle;
+    loop {
+        let wait = match reg.get(&id) {
+            None => return,
+            Some(l) if l.watchers() > 0 => idle,
+            Some(l) => match idle.checked_sub(l.idle()) {
+                Some(left) if !left.is_zero() => left,
+                _ => {
+                    if let Some(l) = reg.close_expired(&id) {
+                        *l.engine.lock().await = None;
+                        return;
+                    }
+                    idle
+                }
+            },
+        };
+        tokio::time::sleep(wait.max(std::time::Duration::from_millis(10))).await;
+    }
 }
 
 async fn state(State(reg): State<Reg>, Path(id): Path<String>) -> ApiResult {
@@ -222,8 +239,8 @@ async fn close(State(reg): State<Reg>, Path(id): Path<String>) -> ApiResult {
 
 async fn new_game(State(reg): State<Reg>, Path(id): Path<String>, body: Body) -> ApiResult {
     let l = live(&reg, &id)?;
-    let b: VariantBody = read(body).await?;
-    let v = variant(b.variant.as_deref())?;
+    let b = read(body, &["variant"]).await?;
+    let v = variant(&b)?;
     l.core().session.new_game(v);
     if let Some(e) = l.engine.lock().await.as_ref() {
         e.new_game();
@@ -231,40 +248,28 @@ async fn new_game(State(reg): State<Reg>, Path(id): Path<String>, body: Body) ->
     ok(l.state())
 }
 
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct PositionBody {
-    fen: Option<String>,
-    variant: Option<String>,
-}
-
 async fn set_position(State(reg): State<Reg>, Path(id): Path<String>, body: Body) -> ApiResult {
     let l = live(&reg, &id)?;
-    let b: PositionBody = read(body).await?;
+    let b = read(body, &["fen", "variant"]).await?;
     let fen = b
-        .fen
+        .text("fen")?
         .ok_or_else(|| ApiError::bad("give the position text as \"fen\""))?;
-    let v = variant(b.variant.as_deref())?;
+    let v = variant(&b)?;
     let mut core = l.core();
     core.session.set_position(v, &fen)?;
     ok(l.state_of(&core))
 }
 
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct PdnBody {
-    pdn: Option<String>,
-    game: Option<usize>,
-}
-
 async fn load_pdn(State(reg): State<Reg>, Path(id): Path<String>, body: Body) -> ApiResult {
     let l = live(&reg, &id)?;
-    let b: PdnBody = read(body).await?;
+    let b = read(body, &["pdn", "game"]).await?;
     let text = b
-        .pdn
+        .text("pdn")?
         .ok_or_else(|| ApiError::bad("give the PDN text as \"pdn\""))?;
+    let game = b.whole("game", COUNT_FROM_0)?.unwrap_or(0);
+    let game = usize::try_from(game).unwrap_or(usize::MAX);
     let mut core = l.core();
-    core.session.load_pdn(&text, b.game.unwrap_or(0))?;
+    core.session.load_pdn(&text, game)?;
     ok(l.state_of(&core))
 }
 
@@ -301,19 +306,13 @@ async fn export_pdn(State(reg): State<Reg>, Path(id): Path<String>) -> ApiResult
         .into_response())
 }
 
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct MoveBody {
-    #[serde(rename = "move")]
-    text: Option<String>,
-    path: Option<Vec<String>>,
-}
-
 async fn play(State(reg): State<Reg>, Path(id): Path<String>, body: Body) -> ApiResult {
     let l = live(&reg, &id)?;
-    let b: MoveBody = read(body).await?;
+    let b = read(body, &["move", "path"]).await?;
+    let text = b.text("move")?;
+    let path = b.texts("path", "squares (text such as \"c3\")")?;
     let mut core = l.core();
-    match (b.text, b.path) {
+    match (text, path) {
         (Some(text), None) => {
             let played = core.session.play_text(&text)?;
             ok(json!({ "played": played, "state": l.state_of(&core) }))
@@ -330,48 +329,36 @@ async fn play(State(reg): State<Reg>, Path(id): Path<String>, body: Body) -> Api
     }
 }
 
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct TakebackBody {
-    plies: Option<usize>,
-}
-
 async fn takeback(State(reg): State<Reg>, Path(id): Path<String>, body: Body) -> ApiResult {
     let l = live(&reg, &id)?;
-    let b: TakebackBody = read(body).await?;
+    let b = read(body, &["plies"]).await?;
+    let plies = b
+        .whole("plies", input::Range::new(1, u64::MAX))?
+        .unwrap_or(1);
     let mut core = l.core();
-    core.session.takeback(b.plies.unwrap_or(1))?;
+    core.session
+        .takeback(usize::try_from(plies).unwrap_or(usize::MAX))?;
     ok(l.state_of(&core))
-}
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct GotoBody {
-    ply: Option<usize>,
 }
 
 async fn goto(State(reg): State<Reg>, Path(id): Path<String>, body: Body) -> ApiResult {
     let l = live(&reg, &id)?;
-    let b: GotoBody = read(body).await?;
+    let b = read(body, &["ply"]).await?;
     let ply = b
-        .ply
+        .whole("ply", COUNT_FROM_0)?
         .ok_or_else(|| ApiError::bad("give the move number as \"ply\""))?;
     let mut core = l.core();
-    core.session.goto(ply)?;
+    core.session
+        .goto(usize::try_from(ply).unwrap_or(usize::MAX))?;
     ok(l.state_of(&core))
-}
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct FlipBody {
-    flip: Option<bool>,
 }
 
 async fn flip(State(reg): State<Reg>, Path(id): Path<String>, body: Body) -> ApiResult {
     let l = live(&reg, &id)?;
-    let b: FlipBody = read(body).await?;
+    let b = read(body, &["flip"]).await?;
+    let flip = b.flag("flip")?;
     let mut core = l.core();
-    core.session.flip = b.flip.unwrap_or(!core.session.flip);
+    core.session.flip = flip.unwrap_or(!core.session.flip);
     ok(l.state_of(&core))
 }
 
@@ -421,9 +408,16 @@ async fn engine_restart(State(reg): State<Reg>, Path(id): Path<String>) -> ApiRe
     ok(serde_json::to_value(status).unwrap_or(Value::Null))
 }
 
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct GoBody {
+/// The fields of `engine/go`.
+const GO_FIELDS: [&str; 10] = [
+    "depth", "movetime", "nodes", "wtime", "btime", "winc", "binc", "infinite", "multipv", "play",
+];
+
+/// A count from 0 with no top (a game or move number).
+const COUNT_FROM_0: input::Range = input::Range::new(0, u64::MAX);
+
+/// A search's limits, its lines and whether it plays its move.
+struct Go {
     depth: Option<u64>,
     movetime: Option<u64>,
     nodes: Option<u64>,
@@ -431,36 +425,27 @@ struct GoBody {
     btime: Option<u64>,
     winc: Option<u64>,
     binc: Option<u64>,
-    #[serde(default)]
     infinite: bool,
     multipv: Option<u64>,
-    #[serde(default)]
     play: bool,
 }
 
-fn in_range(name: &str, value: Option<u64>, range: input::Range) -> Result<(), ApiError> {
-    match value {
-        Some(v) if !range.contains(v) => Err(ApiError::bad(format!(
-            "{name} must be a whole number {}, not {v}",
-            range.describe()
-        ))),
-        _ => Ok(()),
-    }
+fn go_body(b: &Fields) -> Result<Go, ApiError> {
+    Ok(Go {
+        depth: b.whole("depth", input::DEPTH)?,
+        movetime: b.whole("movetime", input::TIME_MS)?,
+        nodes: b.whole("nodes", input::NODES)?,
+        wtime: b.whole("wtime", input::TIME_MS)?,
+        btime: b.whole("btime", input::TIME_MS)?,
+        winc: b.whole("winc", input::TIME_MS)?,
+        binc: b.whole("binc", input::TIME_MS)?,
+        infinite: b.flag("infinite")?.unwrap_or(false),
+        multipv: b.whole("multipv", input::MULTIPV)?,
+        play: b.flag("play")?.unwrap_or(false),
+    })
 }
 
-fn limits(b: &GoBody) -> Result<(Limits, u32), ApiError> {
-    in_range("depth", b.depth, input::DEPTH)?;
-    in_range("movetime", b.movetime, input::TIME_MS)?;
-    in_range("nodes", b.nodes, input::NODES)?;
-    for (n, v) in [
-        ("wtime", b.wtime),
-        ("btime", b.btime),
-        ("winc", b.winc),
-        ("binc", b.binc),
-    ] {
-        in_range(n, v, input::TIME_MS)?;
-    }
-    in_range("multipv", b.multipv, input::MULTIPV)?;
+fn limits(b: &Go) -> Result<(Limits, u32), ApiError> {
     let clock = match (b.wtime, b.btime) {
         (Some(w), Some(bt)) => Some([w, bt, b.winc.unwrap_or(0), b.binc.unwrap_or(0)]),
         (None, None) if b.winc.is_none() && b.binc.is_none() => None,
@@ -492,7 +477,7 @@ fn limits(b: &GoBody) -> Result<(Limits, u32), ApiError> {
 
 async fn engine_go(State(reg): State<Reg>, Path(id): Path<String>, body: Body) -> ApiResult {
     let l = live(&reg, &id)?;
-    let b: GoBody = read(body).await?;
+    let b = go_body(&read(body, &GO_FIELDS).await?)?;
     let (lim, multipv) = limits(&b)?;
     let mut slot = l.engine.lock().await;
     match slot.as_ref() {
@@ -540,6 +525,7 @@ async fn events(
             input::quote(&id)
         ))
     })?;
+    l.touch();
     let hello = json!({ "type": "state", "state": l.state() }).to_string();
     Ok(upgrade.on_upgrade(move |socket| async move {
         pump(socket, rx, hello).await;
@@ -552,6 +538,8 @@ async fn events(
 /// session closes, its engine quitting, unless a WebSocket comes within
 /// the grace period (a reload keeps the game).
 async fn unwatched(reg: &Registry, l: &Live) {
+    // The idle time of a session starts again when its tab goes.
+    l.touch();
     if l.watchers() > 0 {
         return;
     }

@@ -11,6 +11,7 @@
 //! - [`live`]: a session with its engine and its channel of events.
 //! - [`registry`]: the sessions, their ids and the server's limits.
 //! - [`error`]: the API's one-line JSON errors.
+//! - [`request`]: request bodies read field by field, each error one line.
 //! - [`api`]: the HTTP routes and the WebSocket.
 //! - [`assets`]: the page's files, built into the binary.
 
@@ -23,6 +24,7 @@ pub mod hub;
 pub mod info;
 pub mod live;
 pub mod registry;
+pub mod request;
 pub mod session;
 pub mod view;
 

@@ -82,11 +82,16 @@ impl Live {
 
     /// Lock the game (marks the session used).
     pub fn core(&self) -> std::sync::MutexGuard<'_, Core> {
-        *self.last_used.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+        self.touch();
         self.core.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// How long since the page last used the session.
+    /// Mark the session used now (a request, a WebSocket coming or going).
+    pub fn touch(&self) {
+        *self.last_used.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+    }
+
+    /// How long since the session was last used (see [`Live::touch`]).
     pub fn idle(&self) -> std::time::Duration {
         self.last_used
             .lock()

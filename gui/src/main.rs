@@ -72,7 +72,7 @@ async fn main() {
         },
         max_sessions: args.max_sessions as usize,
         max_engine_starts: args.max_engine_starts,
-        idle: Duration::from_secs(3600),
+        idle: Duration::from_secs(300),
         grace: Duration::from_secs(60),
     };
     let addr = SocketAddr::new(args.listen, args.port);

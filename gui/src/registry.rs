@@ -1,6 +1,6 @@
 //! The sessions of the server (one per browser tab), their ids and limits:
-//! at most `max_sessions` at once (sessions idle longer than `idle` make
-//! room for new ones; a session whose page went away closes after
+//! at most `max_sessions` at once (a session with no WebSocket and no
+//! request for `idle` closes; a session whose page went away closes after
 //! `grace`), at most `max_engine_starts` engines started by one
 //! session, and the engines' tables kept to `hash_mib` each.
 
@@ -23,7 +23,10 @@ pub struct Config {
     pub engine: EngineConfig,
     pub max_sessions: usize,
     pub max_engine_starts: u32,
-    /// A session unused this long may be closed to make room.
+    /// A session with no WebSocket that gets no request this long closes,
+    /// its engine quitting (one made through the API by a script that went
+    /// away); 5 minutes in the program. A session watched by a WebSocket
+    /// (an open tab) does not expire.
     pub idle: Duration,
     /// A session whose last WebSocket closed (its tab was closed) is
     /// closed, its engine with it, when no WebSocket comes this long.
@@ -50,8 +53,9 @@ impl Registry {
     pub fn create(&self, variant: Variant) -> Result<Arc<Live>, String> {
         let mut sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
         if sessions.len() >= self.config.max_sessions {
+            // Expired ones whose closing has not come round yet.
             let idle = self.config.idle;
-            sessions.retain(|_, s| s.idle() < idle);
+            sessions.retain(|_, s| s.watchers() > 0 || s.idle() < idle);
         }
         if sessions.len() >= self.config.max_sessions {
             return Err(format!(
@@ -84,12 +88,24 @@ impl Registry {
 
     /// Close a session if no WebSocket watches it; whether it was closed.
     pub fn close_unwatched(&self, id: &str) -> bool {
+        self.close_if(id, |s| s.watchers() == 0).is_some()
+    }
+
+    /// Close a session with no WebSocket unused for [`Config::idle`]; the
+    /// session if it was closed.
+    pub fn close_expired(&self, id: &str) -> Option<Arc<Live>> {
+        let idle = self.config.idle;
+        self.close_if(id, |s| s.watchers() == 0 && s.idle() >= idle)
+    }
+
+    /// Close a session if `test` says so (under the lock, so that no
+    /// WebSocket comes between); the session if it was closed.
+    fn close_if(&self, id: &str, test: impl Fn(&Live) -> bool) -> Option<Arc<Live>> {
         let mut sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
-        if sessions.get(id).is_some_and(|s| s.watchers() == 0) {
-            sessions.remove(id);
-            return true;
+        if sessions.get(id).is_some_and(|s| test(s)) {
+            return sessions.remove(id);
         }
-        false
+        None
     }
 
     /// Close a session (its engine quits when the last request using it ends).

@@ -227,7 +227,7 @@ async fn play_and_refuse_moves() {
         (
             "position",
             json!({ "fen": "W:W" , "variant": "chess" }),
-            "unknown variant",
+            "\"variant\" needs russian, brazilian",
         ),
         ("pdn", json!({ "pdn": "1. c3-c5 *" }), "bad PDN"),
         ("pdn", json!({ "pdn": "" }), "no game"),
@@ -253,7 +253,7 @@ async fn play_and_refuse_moves() {
     )
     .await;
     assert_eq!(status, 400);
-    assert!(text.contains("bad request JSON"), "{text}");
+    assert!(text.contains("the request body is not JSON"), "{text}");
     assert_eq!(unstamped(get(addr, &s).await.1), before);
 
     let (status, v) = get(addr, "/api/sessions/0123").await;
@@ -488,6 +488,224 @@ async fn a_huge_pdn_game_number_is_refused() {
     assert_eq!(v["moves"], json!(["c3-d4"]));
 }
 
+/// Every field of every route, given a value it cannot take (a wrong kind,
+/// out of range, an unknown field, not an object): 400 with one line in the
+/// engine's style, naming the field, what it needs and what it got; the
+/// session unchanged and no engine started.
+#[tokio::test]
+async fn every_bad_request_body_gets_one_line_naming_the_field() {
+    let addr = serve(config(4)).await;
+    let (s, _) = session(addr, "russian").await;
+    let before = unstamped(get(addr, &s).await.1);
+    let variants = "russian, brazilian, adiyukh-64 or adiyukh-80";
+    let year = 365 * 24 * 3600 * 1000u64;
+    let go = "\"depth\", \"movetime\", \"nodes\", \"wtime\", \"btime\", \"winc\", \"binc\", \"infinite\", \"multipv\", \"play\"";
+    let cases: Vec<(&str, &str, String)> = vec![
+        (
+            "",
+            r#"{"variant": 5}"#,
+            format!("\"variant\" needs {variants}, not 5"),
+        ),
+        (
+            "",
+            r#"{"variant": "chess"}"#,
+            format!("\"variant\" needs {variants}, not \"chess\""),
+        ),
+        (
+            "",
+            r#"{"varient": "russian"}"#,
+            "unknown field \"varient\" (this request takes \"variant\")".into(),
+        ),
+        (
+            "",
+            "[1]",
+            "the request body needs a JSON object, not a list".into(),
+        ),
+        (
+            "",
+            "7",
+            "the request body needs a JSON object, not 7".into(),
+        ),
+        (
+            "new",
+            r#"{"variant": true}"#,
+            format!("\"variant\" needs {variants}, not true"),
+        ),
+        (
+            "position",
+            r#"{"fen": 5}"#,
+            "\"fen\" needs text, not 5".into(),
+        ),
+        (
+            "position",
+            r#"{"fen": "W:W", "variant": ["russian"]}"#,
+            format!("\"variant\" needs {variants}, not a list"),
+        ),
+        (
+            "position",
+            r#"{"fen": null}"#,
+            "give the position text as \"fen\"".into(),
+        ),
+        (
+            "pdn",
+            r#"{"pdn": {"text": "1. c3-d4 *"}}"#,
+            "\"pdn\" needs text, not an object".into(),
+        ),
+        (
+            "pdn",
+            r#"{"pdn": "1. c3-d4 *", "game": -1}"#,
+            "\"game\" needs a whole number, 0 or more, not -1".into(),
+        ),
+        (
+            "pdn",
+            r#"{"pdn": "1. c3-d4 *", "game": 1.5}"#,
+            "\"game\" needs a whole number, 0 or more, not 1.5".into(),
+        ),
+        (
+            "pdn",
+            r#"{"pdn": "1. c3-d4 *", "games": 1}"#,
+            "unknown field \"games\" (this request takes \"pdn\", \"game\")".into(),
+        ),
+        (
+            "move",
+            r#"{"move": 5}"#,
+            "\"move\" needs text, not 5".into(),
+        ),
+        (
+            "move",
+            r#"{"path": "c3"}"#,
+            "\"path\" needs a list of squares (text such as \"c3\"), not \"c3\"".into(),
+        ),
+        (
+            "move",
+            r#"{"path": ["c3", 4]}"#,
+            "\"path\" needs a list of squares (text such as \"c3\"), not 4 as item 2".into(),
+        ),
+        (
+            "takeback",
+            r#"{"plies": 0}"#,
+            "\"plies\" needs a whole number, 1 or more, not 0".into(),
+        ),
+        (
+            "takeback",
+            r#"{"plies": "1"}"#,
+            "\"plies\" needs a whole number, 1 or more, not \"1\"".into(),
+        ),
+        (
+            "goto",
+            r#"{"ply": -1}"#,
+            "\"ply\" needs a whole number, 0 or more, not -1".into(),
+        ),
+        (
+            "goto",
+            r#"{"ply": "x"}"#,
+            "\"ply\" needs a whole number, 0 or more, not \"x\"".into(),
+        ),
+        (
+            "flip",
+            r#"{"flip": 1}"#,
+            "\"flip\" needs true or false, not 1".into(),
+        ),
+        (
+            "flip",
+            r#"{"flip": "yes"}"#,
+            "\"flip\" needs true or false, not \"yes\"".into(),
+        ),
+        (
+            "engine/go",
+            r#"{"depth": 99999}"#,
+            "\"depth\" needs a whole number from 1 to 1000, not 99999".into(),
+        ),
+        (
+            "engine/go",
+            r#"{"depth": -1}"#,
+            "\"depth\" needs a whole number from 1 to 1000, not -1".into(),
+        ),
+        (
+            "engine/go",
+            r#"{"depth": 2.5}"#,
+            "\"depth\" needs a whole number from 1 to 1000, not 2.5".into(),
+        ),
+        (
+            "engine/go",
+            r#"{"depth": "5"}"#,
+            "\"depth\" needs a whole number from 1 to 1000, not \"5\"".into(),
+        ),
+        (
+            "engine/go",
+            r#"{"movetime": "1s"}"#,
+            format!("\"movetime\" needs a whole number from 0 to {year}, not \"1s\""),
+        ),
+        (
+            "engine/go",
+            r#"{"nodes": 0}"#,
+            format!(
+                "\"nodes\" needs a whole number from 1 to {}, not 0",
+                u64::MAX / 2
+            ),
+        ),
+        (
+            "engine/go",
+            r#"{"wtime": -5, "btime": 1000}"#,
+            format!("\"wtime\" needs a whole number from 0 to {year}, not -5"),
+        ),
+        (
+            "engine/go",
+            r#"{"wtime": 1000, "btime": 1000, "binc": true}"#,
+            format!("\"binc\" needs a whole number from 0 to {year}, not true"),
+        ),
+        (
+            "engine/go",
+            r#"{"depth": 5, "multipv": 51}"#,
+            "\"multipv\" needs a whole number from 1 to 50, not 51".into(),
+        ),
+        (
+            "engine/go",
+            r#"{"infinite": "yes"}"#,
+            "\"infinite\" needs true or false, not \"yes\"".into(),
+        ),
+        (
+            "engine/go",
+            r#"{"depth": 5, "play": 1}"#,
+            "\"play\" needs true or false, not 1".into(),
+        ),
+        (
+            "engine/go",
+            r#"{"dpeth": 5}"#,
+            format!("unknown field \"dpeth\" (this request takes {go})"),
+        ),
+    ];
+    for (route, body, want) in &cases {
+        let path = if route.is_empty() {
+            "/api/sessions".to_string()
+        } else {
+            format!("{s}/{route}")
+        };
+        let (status, text) = raw(addr, "POST", &path, &addr.to_string(), body).await;
+        let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(status, 400, "{route} {body}: {v}");
+        assert_eq!(v["error"].as_str(), Some(want.as_str()), "{route} {body}");
+        assert_eq!(
+            unstamped(get(addr, &s).await.1),
+            before,
+            "{route} {body} changed the state"
+        );
+    }
+    // No session was made by the refused bodies, and no engine started.
+    let (_, st) = get(addr, &format!("{s}/engine")).await;
+    assert_eq!(st["engine"], Value::Null, "{st}");
+    assert_eq!(st["starts"], 0, "{st}");
+    session(addr, "russian").await;
+    session(addr, "russian").await;
+    session(addr, "russian").await;
+    let (status, v) = post(addr, "/api/sessions", Value::Null).await;
+    assert_error(status, &v, 429, "too many sessions (4 open");
+    // Good bodies with `null` for an optional field work.
+    let (status, v) = post(addr, &format!("{s}/flip"), json!({ "flip": null })).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["flip"], true, "{v}");
+}
+
 // ------------------------------------------------------------ the engine
 
 type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
@@ -630,7 +848,7 @@ async fn engine_lifecycle() {
     // Bad limits change nothing.
     for (body, says) in [
         (json!({}), "give a limit"),
-        (json!({ "depth": 0 }), "depth must be"),
+        (json!({ "depth": 0 }), "\"depth\" needs"),
         (json!({ "wtime": 1000 }), "both wtime and btime"),
         (json!({ "infinite": true, "play": true }), "plays no move"),
     ] {
@@ -724,6 +942,55 @@ async fn a_session_closes_when_its_last_socket_goes() {
     tokio::time::sleep(Duration::from_millis(1000)).await;
     let (status, v) = get(addr, &s).await;
     assert_eq!(status, 200, "{v}");
+}
+
+/// A session made through the API with no WebSocket closes, its engine
+/// quitting, when it gets no request for `Config::idle`; requests keep it,
+/// a WebSocket keeps it, and an expired one makes room under the limit.
+#[tokio::test]
+async fn a_session_with_no_socket_expires_when_unused() {
+    let mut cfg = config(2);
+    cfg.idle = Duration::from_millis(800);
+    let addr = serve(cfg).await;
+    let (s1, _) = session(addr, "russian").await;
+    let (status, st) = post(addr, &format!("{s1}/engine/start"), Value::Null).await;
+    assert_eq!(status, 200, "{st}");
+    let pid = st["pid"].as_u64().unwrap();
+    let (s2, _) = session(addr, "brazilian").await;
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}{s2}/ws"))
+        .await
+        .unwrap();
+    wait_for(&mut ws, "state", |v| v["type"] == "state").await;
+    let (status, v) = post(addr, "/api/sessions", Value::Null).await;
+    assert_error(status, &v, 429, "too many sessions");
+
+    // Used every 200 ms for 2 s (longer than the idle time): kept.
+    for _ in 0..10 {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let (status, v) = get(addr, &s1).await;
+        assert_eq!(status, 200, "a session in use expired: {v}");
+    }
+    // Then unused for 2.5 s: gone, its engine with it; the watched one stays.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let (status, v) = get(addr, &s1).await;
+    assert_eq!(status, 404, "a session unused for 2.5 s is still open");
+    assert_error(status, &v, 404, "no session");
+    let (status, v) = get(addr, &s2).await;
+    assert_eq!(status, 200, "a session with a WebSocket expired: {v}");
+    if cfg!(target_os = "linux") {
+        let gone = async {
+            while running(pid) {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(5), gone)
+            .await
+            .expect("the engine process ends with its expired session");
+    }
+    // Its place is free again.
+    let (status, v) = post(addr, "/api/sessions", Value::Null).await;
+    assert_eq!(status, 201, "{v}");
+    drop(ws);
 }
 
 /// Whether process `pid` runs (Linux; a zombie left to a parent that does
