@@ -7,9 +7,10 @@ use std::process::Command;
 const FILE: &str = r#"[Event "quiet"]
 [White "a"]
 [Black "b"]
+[Date "2024.05.06"]
 [Result "*"]
 
-1. c3-d4 f6-g5 2. b2-c3 *
+1. c3-d4 f6-g5 2. b2-c3 1-1
 
 [Event "blunder"]
 [FEN "W:Wc3,h2:Be5,a7"]
@@ -58,10 +59,36 @@ fn json_lines_cover_every_position_and_mark_the_blunder() {
         errors[0].contains("game 3") && errors[0].contains("c3-d4"),
         "{stderr}"
     );
-    let lines: Vec<&str> = stdout.lines().collect();
+    let all: Vec<&str> = stdout.lines().collect();
+    assert!(all.iter().all(|l| l.starts_with('{') && l.ends_with('}')));
+    // Each game's line (its headers and moves) comes before its positions.
+    let games: Vec<usize> = (0..all.len())
+        .filter(|&i| all[i].starts_with("{\"type\":\"game\","))
+        .collect();
+    assert_eq!(games, [0, 5], "{stdout}");
+    assert!(
+        all[0].starts_with(
+            "{\"type\":\"game\",\"game\":1,\"headers\":{\"Event\":\"quiet\",\"White\":\"a\",\
+             \"Black\":\"b\",\"Date\":\"2024.05.06\",\"Result\":\"1-1\"},\"variant\":\"russian\","
+        ) && all[0].ends_with(",\"moves\":[\"c3-d4\",\"f6-g5\",\"b2-c3\"]}"),
+        "{}",
+        all[0]
+    );
+    assert!(
+        all[5].starts_with(
+            "{\"type\":\"game\",\"game\":2,\"headers\":{\"Event\":\"blunder\",\
+             \"FEN\":\"W:Wc3,h2:Be5,a7\",\"GameType\":\"25\",\"Result\":\"*\"},"
+        ) && all[5].ends_with(",\"moves\":[\"c3-d4\",\"e5:c3\"]}"),
+        "{}",
+        all[5]
+    );
+    let lines: Vec<&str> = all
+        .iter()
+        .copied()
+        .filter(|l| l.starts_with("{\"type\":\"position\","))
+        .collect();
     // 3 + 1 positions of game 1, 2 + 1 of game 2.
     assert_eq!(lines.len(), 7, "{stdout}");
-    assert!(lines.iter().all(|l| l.starts_with('{') && l.ends_with('}')));
     let blunder = lines
         .iter()
         .find(|l| l.contains("\"game\":2,\"ply\":0,"))
@@ -118,6 +145,81 @@ fn bad_analyse_arguments_are_errors() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read '/nonexistent/x.pdn'"));
+}
+
+/// A file that is not PDN is one error line naming it, with nothing
+/// written (an `--out` file is left as it was): a binary (this program:
+/// it printed 35 KB of "bad tag" errors for its garbled "games"), UTF-16
+/// text, an empty file, text with no tag pair or legal move (a program's
+/// source). A PDN file whose only game is malformed still names the game.
+#[test]
+fn a_file_that_is_not_pdn_is_one_line() {
+    let dir = std::env::temp_dir().join(format!("shashki-analyse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, bytes: &[u8]| {
+        let f = dir.join(name);
+        std::fs::write(&f, bytes).unwrap();
+        f
+    };
+    let binary = std::path::PathBuf::from(env!("CARGO_BIN_EXE_shashki"));
+    let utf16: Vec<u8> = "\u{feff}[Event \"x\"]\n\n1. c3-d4 *\n"
+        .encode_utf16()
+        .flat_map(|u| u.to_le_bytes())
+        .collect();
+    let out = write("out.pdn", b"kept\n");
+    let cases = [
+        (binary, "is not a PDN file: it holds binary data (a NUL byte at byte "),
+        (write("utf16.pdn", &utf16), "is UTF-16 text, which is not read: save it as UTF-8"),
+        (write("empty.pdn", b" \n\n"), "is not a PDN file: it is empty"),
+        (
+            write(
+                "source.rs",
+                b"//! A program.\n#[derive(Debug)]\nstruct A;\n[dependencies]\nfn main() { let x = [1, 2]; }\n",
+            ),
+            "is not a PDN file: not one tag pair [Name \"value\"] or legal move in it",
+        ),
+    ];
+    for (file, want) in cases {
+        let run = Command::new(env!("CARGO_BIN_EXE_shashki"))
+            .arg("analyse")
+            .arg(&file)
+            .args(["--depth", "1", "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{}: {stderr}", file.display());
+        let line = stderr.trim_end();
+        assert_eq!(stderr.lines().count(), 1, "{}: {stderr}", file.display());
+        let rest = line
+            .strip_prefix(&format!("error: '{}' {want}", file.display()))
+            .unwrap_or_else(|| panic!("{}: {stderr}", file.display()));
+        // The binary's line ends with the offset of its first NUL.
+        let offset = rest.strip_suffix(')').unwrap_or(rest);
+        assert!(
+            rest.is_empty() || (rest.ends_with(')') && offset.parse::<u64>().is_ok()),
+            "{stderr}"
+        );
+        assert!(run.stdout.is_empty());
+        assert_eq!(std::fs::read(&out).unwrap(), b"kept\n", "--out untouched");
+    }
+    // PDN with one malformed game: the game's own error, then the summary.
+    let broken = write("broken.pdn", b"[Event \"e\"]\n\n1. c3-d4 c3-d4 *\n");
+    let run = Command::new(env!("CARGO_BIN_EXE_shashki"))
+        .arg("analyse")
+        .arg(&broken)
+        .args(["--depth", "1"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(
+        lines[0].starts_with("error: game 1 (e), line 3: ply 2"),
+        "{stderr}"
+    );
+    assert!(lines[1].contains("could be read (1 malformed)"), "{stderr}");
 }
 
 /// `shashki analyse` reads a Windows-1251 file (the sample of

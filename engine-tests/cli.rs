@@ -298,6 +298,75 @@ fn search_limits_combine() {
     assert_eq!(last_depth(&out), 10, "{out}");
 }
 
+/// `search --multipv N` reports N lines at every depth (it was refused as
+/// an unknown option): numbered 1 to N, each starting with another root
+/// move, best first, `bestmove` the first line's move; with more lines
+/// asked than there are moves, one line per legal move; 0 is refused.
+#[test]
+fn search_reports_multipv_lines() {
+    // (depth, multipv, score in centi-men, first move) of each info line.
+    let lines = |out: &str| -> Vec<(u32, u32, i64, String)> {
+        out.lines()
+            .filter(|l| l.starts_with("info depth "))
+            .map(|l| {
+                let w: Vec<&str> = l.split_whitespace().collect();
+                let after = |key: &str| w[w.iter().position(|x| *x == key).unwrap() + 1];
+                let at = w.iter().position(|x| *x == "score").unwrap();
+                assert_eq!(w[at + 1], "cp", "{l}");
+                (
+                    after("depth").parse().unwrap(),
+                    after("multipv").parse().unwrap(),
+                    w[at + 2].parse().unwrap(),
+                    after("pv").to_string(),
+                )
+            })
+            .collect()
+    };
+    let (code, out, err) = shashki(&["search", "--depth", "5", "--multipv", "3"]);
+    assert_eq!(code, 0, "{err}");
+    let info = lines(&out);
+    for depth in 1..=5 {
+        let at: Vec<_> = info.iter().filter(|l| l.0 == depth).collect();
+        assert_eq!(
+            at.iter().map(|l| l.1).collect::<Vec<_>>(),
+            [1, 2, 3],
+            "depth {depth}:\n{out}"
+        );
+        let firsts: std::collections::HashSet<_> = at.iter().map(|l| &l.3).collect();
+        assert_eq!(firsts.len(), 3, "depth {depth}: three moves\n{out}");
+        assert!(
+            at.windows(2).all(|p| p[0].2 >= p[1].2),
+            "depth {depth}: best first\n{out}"
+        );
+    }
+    let best = &info.iter().rfind(|l| l.1 == 1).unwrap().3;
+    assert_eq!(
+        out.lines().last(),
+        Some(format!("bestmove {best}").as_str())
+    );
+
+    // Ten lines asked of a position with seven moves: the seven.
+    let (_, divide, _) = shashki(&["perft", "--depth", "1", "--divide"]);
+    let mut legal: Vec<String> = divide
+        .lines()
+        .filter(|l| !l.starts_with("nodes"))
+        .map(|l| l.split_whitespace().next().unwrap().to_string())
+        .collect();
+    legal.sort();
+    assert_eq!(legal.len(), 7, "{divide}");
+    let (code, out, err) = shashki(&["search", "--depth", "3", "--multipv", "10"]);
+    assert_eq!(code, 0, "{err}");
+    let mut firsts: Vec<String> = lines(&out)
+        .into_iter()
+        .filter(|l| l.0 == 3)
+        .map(|l| l.3)
+        .collect();
+    firsts.sort();
+    assert_eq!(firsts, legal, "{out}");
+
+    refused(&["search", "--multipv", "0"], &["--multipv", "'0'"]);
+}
+
 /// `analyse` combines `--depth` and `--movetime` the same way.
 #[test]
 fn analyse_limits_combine() {
@@ -308,6 +377,7 @@ fn analyse_limits_combine() {
     let file = file.to_str().unwrap();
     let depths = |out: &str| -> Vec<u64> {
         out.lines()
+            .filter(|l| l.starts_with("{\"type\":\"position\","))
             .map(|l| {
                 let at = l.find("\"depth\":").expect("a depth") + 8;
                 l[at..].split([',', '}']).next().unwrap().parse().unwrap()

@@ -170,7 +170,8 @@ fn twenty_game_match_writes_pdn_that_reads_back() {
 
 /// Forfeits: an engine that plays an illegal move, never answers, exits,
 /// writes nonsense or floods its output without a move loses each game,
-/// and the PDN says why.
+/// and the PDN says why (for an exit, its status and its last lines on
+/// standard error).
 #[test]
 fn broken_engines_forfeit_with_the_reason_recorded() {
     let cases = [
@@ -181,7 +182,13 @@ fn broken_engines_forfeit_with_the_reason_recorded() {
             None,
         ),
         ("silent", "no move within 0.400 s", None),
-        ("crash", "the engine exited", None),
+        ("crash", "the engine exited (exit status 3)", None),
+        (
+            "panics",
+            "the engine exited (exit status 101; standard error: 'thread 'main' panicked at \
+             src/search.rs:1:1: / index out of bounds')",
+            None,
+        ),
         ("garbage", "protocol error", None),
         ("flood", "no move within 0.400 s", None),
         ("silent", "out of time", Some("0.4+0")),
@@ -232,10 +239,136 @@ fn broken_engines_forfeit_with_the_reason_recorded() {
     }
 }
 
+/// An engine that crashes (is killed at its 10th move) or stops answering
+/// (at its 10th move: its process lives on, silent) loses that game, the
+/// reason in the PDN's Termination, and is restarted: the later games are
+/// played out by the rules, the table adds up to the PDN's results, no
+/// process of the broken engine is left, and the match takes seconds (the
+/// hang costs the --move-timeout, 1 s). The engine breaks once in the match
+/// (its `BROKEN_ONCE` file), so the games after the failure are the
+/// restarted engine's.
+#[test]
+fn an_engine_that_dies_or_hangs_mid_game_loses_it_and_the_match_goes_on() {
+    use std::time::{Duration, Instant};
+    let cases = [
+        ("dies", "forfeits: the engine exited (killed by SIGKILL)"),
+        ("hangs", "forfeits: no move within 1.000 s"),
+    ];
+    for (mode, why) in cases {
+        let pdn_path = scratch(&format!("{mode}-mid-game.pdn"));
+        let once = scratch(&format!("{mode}-once"));
+        let _ = std::fs::remove_file(&once);
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("engine-tests/broken/engine.sh");
+        // An environment setting in front of the command (run by `sh -c`).
+        let engine = format!(
+            "BROKEN_ONCE='{}' sh '{}' {mode} 10 '{}'",
+            once.display(),
+            script.display(),
+            shashki()
+        );
+        let started = Instant::now();
+        let (out, stdout) = run_match(&[
+            "--variant",
+            "russian",
+            "--games",
+            "4",
+            "--depth",
+            "2",
+            "--move-timeout",
+            "1",
+            "--name1",
+            "good",
+            "--name2",
+            "flaky",
+            "--engine2",
+            engine.as_str(),
+            "--pdn-out",
+            pdn_path.to_str().unwrap(),
+        ]);
+        let took = started.elapsed();
+        assert!(
+            out.status.success(),
+            "{mode}: {stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(took < Duration::from_secs(30), "{mode}: took {took:?}");
+        assert!(once.exists(), "{mode}: the engine never broke:\n{stdout}");
+        let text = std::fs::read_to_string(&pdn_path).unwrap();
+        let recs: Vec<_> = pdn::read_games(&text, Variant::Russian)
+            .into_iter()
+            .map(|r| r.unwrap())
+            .collect();
+        assert_eq!(recs.len(), 4, "{mode}: every game played:\n{stdout}");
+        let forfeited: Vec<usize> = (0..4)
+            .filter(|&i| recs[i].tag("Termination").unwrap().contains("forfeits"))
+            .collect();
+        assert_eq!(forfeited.len(), 1, "{mode}: one failure:\n{stdout}");
+        let f = forfeited[0];
+        assert!(f < 3, "{mode}: games were played after it:\n{stdout}");
+        let rec = &recs[f];
+        let term = rec.tag("Termination").unwrap();
+        let flaky_is_white = rec.tag("White") == Some("flaky");
+        let loser = if flaky_is_white { "White" } else { "Black" };
+        assert_eq!(term, format!("{loser} {why}"), "{mode}");
+        assert_eq!(rec.result, if flaky_is_white { "0-2" } else { "2-0" });
+        // It failed at its 10th move: nine moves of its own after the book.
+        let book = rec
+            .comments
+            .iter()
+            .position(|c| c.as_deref() == Some("book"))
+            .unwrap();
+        let positions = rec.game.positions();
+        let flaky_colour = if flaky_is_white {
+            shashki::Color::White
+        } else {
+            shashki::Color::Black
+        };
+        let its_moves = (book + 1..rec.game.moves().len())
+            .filter(|&i| positions[i].side_to_move() == flaky_colour)
+            .count();
+        assert_eq!(its_moves, 9, "{mode}: {text}");
+        assert_eq!(positions.last().unwrap().side_to_move(), flaky_colour);
+        // The games after it: the restarted engine played them to their end.
+        for later in &recs[f + 1..] {
+            let t = later.tag("Termination").unwrap();
+            assert!(!t.contains("forfeits"), "{mode}: {t}");
+            assert!(
+                later.game.outcome().is_some() || t.contains("ply cap"),
+                "{t}"
+            );
+        }
+        // The table counts the PDN's results.
+        let (mut w, mut d, mut l) = (0, 0, 0);
+        for rec in &recs {
+            let good_white = rec.tag("White") == Some("good");
+            match (rec.result.as_str(), good_white) {
+                ("1-1", _) => d += 1,
+                ("2-0", true) | ("0-2", false) => w += 1,
+                _ => l += 1,
+            }
+        }
+        assert_eq!(row(&stdout, "good"), (4, w, d, l), "{mode}:\n{stdout}");
+        assert!(w >= 1, "{mode}: the forfeit is a win of good");
+        // Nothing of the broken engine outlives the match (its processes
+        // carry the BROKEN_ONCE setting in their environment).
+        #[cfg(target_os = "linux")]
+        {
+            let mark = format!("BROKEN_ONCE={}", once.display());
+            let deadline = Instant::now() + Duration::from_secs(2);
+            let mut left = processes_marked(&mark);
+            while !left.is_empty() && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(20));
+                left = processes_marked(&mark);
+            }
+            assert!(left.is_empty(), "{mode}: processes left: {left:?}");
+        }
+    }
+}
+
 /// Bad arguments are one-line errors with status 2, before any game.
 #[test]
 fn bad_match_arguments_are_clear_errors() {
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 9] = [
         (&["--games", "2"], "no limit"),
         (&["--depth", "2", "--tc", "1+x"], "time control '1+x'"),
         (&["--depth", "2", "--sprt", "0,10"], "--sprt"),
@@ -245,7 +378,23 @@ fn bad_match_arguments_are_clear_errors() {
         ),
         (
             &["--depth", "2", "--engine2", "/nonexistent/engine"],
-            "/nonexistent/engine",
+            "error: engine 2: program '/nonexistent/engine' not found",
+        ),
+        (
+            &["--depth", "2", "--engine1", "/nonexistent"],
+            "error: engine 1: program '/nonexistent' not found",
+        ),
+        (
+            &["--depth", "2", "--engine1", "/etc/passwd --uci"],
+            "error: engine 1: program '/etc/passwd' cannot be run: not an executable file",
+        ),
+        (
+            &["--depth", "2", "--engine2", "/"],
+            "error: engine 2: program '/' is a folder, not a program",
+        ),
+        (
+            &["--depth", "2", "--engine2", "cd / && no-such-engine-here"],
+            "error: engine 2: a program of 'cd / && no-such-engine-here' not found (sh: ",
         ),
     ];
     for (args, want) in cases {
@@ -253,6 +402,11 @@ fn bad_match_arguments_are_clear_errors() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stdout} {stderr}");
         assert!(stderr.contains(want), "{args:?}: {stderr}");
+        if want.starts_with("error: engine") {
+            // An engine that cannot start: one line, before any game.
+            assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+            assert!(stdout.is_empty(), "{args:?}: {stdout}");
+        }
         assert!(!stdout.contains("game 1/"), "{args:?}");
     }
     // A refused option is an error too.

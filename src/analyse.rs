@@ -299,7 +299,40 @@ fn json_score(score: Score) -> String {
     }
 }
 
-/// One JSON object (one line) for a position of game `game` (1-based).
+/// The JSON object (one line) written before the positions of game `game`
+/// (1-based): `"type":"game"`, its `headers` (the tags in file order, the
+/// first of each name, `Result` the game's result as read), `variant`,
+/// `start` (the position text) and `moves`.
+pub fn json_game_line(game: usize, rec: &GameRecord) -> String {
+    let mut headers: Vec<(&str, &str)> = Vec::new();
+    for (name, value) in &rec.tags {
+        if !headers.iter().any(|(n, _)| n == name) {
+            headers.push((name, value));
+        }
+    }
+    match headers.iter_mut().find(|(n, _)| *n == "Result") {
+        Some(h) => h.1 = &rec.result,
+        None => headers.push(("Result", &rec.result)),
+    }
+    let headers: Vec<String> = headers
+        .iter()
+        .map(|(n, v)| format!("{}:{}", json_str(n), json_str(v)))
+        .collect();
+    let moves: Vec<String> = notation::line_texts(rec.game.start(), rec.game.moves())
+        .iter()
+        .map(|m| json_str(m))
+        .collect();
+    format!(
+        "{{\"type\":\"game\",\"game\":{game},\"headers\":{{{}}},\"variant\":{},\"start\":{},\"moves\":[{}]}}",
+        headers.join(","),
+        json_str(rec.game.variant().id()),
+        json_str(&crate::fen::position_text(rec.game.start())),
+        moves.join(",")
+    )
+}
+
+/// One JSON object (one line) for a position of game `game` (1-based),
+/// `"type":"position"`.
 pub fn json_line(game: usize, r: &PositionReport) -> String {
     let opt = |s: &Option<String>| s.as_deref().map_or("null".to_string(), json_str);
     let lines: Vec<String> = r
@@ -318,7 +351,7 @@ pub fn json_line(game: usize, r: &PositionReport) -> String {
         })
         .collect();
     format!(
-        "{{\"game\":{game},\"ply\":{},\"position\":{},\"side\":\"{}\",\"played\":{},\"best\":{},\"value\":{},\"loss\":{},\"glyph\":{},\"lines\":[{}]}}",
+        "{{\"type\":\"position\",\"game\":{game},\"ply\":{},\"position\":{},\"side\":\"{}\",\"played\":{},\"best\":{},\"value\":{},\"loss\":{},\"glyph\":{},\"lines\":[{}]}}",
         r.ply,
         json_str(&r.position),
         if r.side == Color::White { "W" } else { "B" },
@@ -387,7 +420,8 @@ mod tests {
         assert_eq!(rec.glyphs[0].as_deref(), r.glyph);
         let j = json_line(1, r);
         assert!(
-            j.starts_with("{\"game\":1,\"ply\":0,") && j.contains("\"played\":\"c3-d4\""),
+            j.starts_with("{\"type\":\"position\",\"game\":1,\"ply\":0,")
+                && j.contains("\"played\":\"c3-d4\""),
             "{j}"
         );
     }

@@ -91,6 +91,11 @@ enum Command {
         /// Search at most this many nodes.
         #[arg(long, value_parser = within::<u64>(input::NODES))]
         nodes: Option<u64>,
+        /// Best lines reported at each depth, best first, each starting
+        /// with another move (the protocol's MultiPV option); bestmove is
+        /// the first line's move.
+        #[arg(long, default_value_t = 1, value_parser = within::<usize>(input::MULTIPV))]
+        multipv: usize,
         /// Search threads.
         #[arg(long, default_value_t = 1, value_parser = within::<usize>(input::THREADS))]
         threads: usize,
@@ -236,7 +241,8 @@ struct MatchArgs {
     /// End a game after this many plies (a draw; Adiyukh: the count).
     #[arg(long, default_value_t = 400, value_parser = whole::<usize>(1, PLIES_MAX))]
     max_plies: usize,
-    /// Without a clock: seconds an engine may think about one move.
+    /// Without a clock: seconds an engine may think about one move; one
+    /// that has not moved by then forfeits the game and is restarted.
     #[arg(long, default_value_t = 60.0, value_parser = real(|s| s > 0.0 && s <= MOVE_TIMEOUT_MAX, "a number of seconds above 0 and at most 31536000"))]
     move_timeout: f64,
     /// Milliseconds of grace over the clock before a late move forfeits.
@@ -409,6 +415,7 @@ fn main() -> ExitCode {
             depth,
             movetime,
             nodes,
+            multipv,
             threads,
             hash,
             egdb,
@@ -416,7 +423,7 @@ fn main() -> ExitCode {
             variant,
             fen.as_deref(),
             &moves,
-            (depth, movetime, nodes),
+            (depth, movetime, nodes, multipv),
             (threads, hash),
             egdb.as_deref(),
         ),
@@ -555,7 +562,7 @@ fn run_search(
     variant: Variant,
     text: Option<&str>,
     moves: &[String],
-    (depth, movetime, nodes): (Option<u32>, Option<u64>, Option<u64>),
+    (depth, movetime, nodes, multipv): (Option<u32>, Option<u64>, Option<u64>, usize),
     (threads, hash): (usize, usize),
     egdb: Option<&std::path::Path>,
 ) -> Result<(), String> {
@@ -572,6 +579,7 @@ fn run_search(
         },
         movetime_ms: movetime,
         nodes,
+        multipv,
         ..Limits::default()
     };
     let pos = *game.position();
@@ -793,7 +801,6 @@ fn run_analyse(a: &AnalyseArgs) -> Result<(), String> {
     use std::io::Write;
     let encoding = (a.encoding.as_deref().map(str::parse).transpose())
         .map_err(|e| format!("--encoding: {e}"))?;
-    let text = shashki::pdn::read_file(&a.file, encoding)?;
     let t = Thresholds {
         inaccuracy: a.inaccuracy,
         mistake: a.mistake,
@@ -801,6 +808,18 @@ fn run_analyse(a: &AnalyseArgs) -> Result<(), String> {
     };
     if !(0 < t.inaccuracy && t.inaccuracy <= t.mistake && t.mistake <= t.blunder) {
         return Err("thresholds must satisfy 0 < --inaccuracy <= --mistake <= --blunder".into());
+    }
+    // Read first: a file that is not PDN is one line, before any output
+    // file is made.
+    let text = shashki::pdn::read_file(&a.file, encoding)?;
+    let games = shashki::pdn::read_games(&text, a.variant);
+    if !shashki::pdn::holds_pdn(&games) {
+        let what = if text.trim().is_empty() {
+            "it is empty"
+        } else {
+            "not one tag pair [Name \"value\"] or legal move in it"
+        };
+        return Err(format!("'{}' is not a PDN file: {what}", a.file.display()));
     }
     // The limits combine (the first reached ends a search), as in `go`.
     let limits = Limits {
@@ -820,7 +839,6 @@ fn run_analyse(a: &AnalyseArgs) -> Result<(), String> {
         )),
         None => Box::new(std::io::stdout()),
     };
-    let games = shashki::pdn::read_games(&text, a.variant);
     let total = games.len();
     let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let (mut done, mut bad) = (0, 0);
@@ -835,6 +853,11 @@ fn run_analyse(a: &AnalyseArgs) -> Result<(), String> {
         };
         searcher.clear();
         let mut write_err = None;
+        if a.json {
+            if let Err(e) = writeln!(out, "{}", analyse::json_game_line(i + 1, &rec)) {
+                write_err.get_or_insert(e);
+            }
+        }
         let plies = rec.game.moves().len();
         let reports = analyse::analyse(&rec, &mut searcher, &limits, &t, &mut |r| {
             if tty {

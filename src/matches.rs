@@ -259,7 +259,10 @@ pub fn run(
     }
     // Start one pair first: a command that cannot start is an error of the
     // whole match, before any game.
-    let start = |k: usize| Player::start(&config.engines[k], config.variant, config.interrupt);
+    let start = |k: usize| {
+        Player::start(&config.engines[k], config.variant, config.interrupt)
+            .map_err(|e| format!("engine {}: {e}", k + 1))
+    };
     let names = match (start(0), start(1)) {
         (Ok(a), Ok(b)) => {
             let n = distinct_names([a.name(), b.name()], config);
@@ -419,8 +422,10 @@ fn play_game(
             }
         }
         if slot.is_none() {
-            let mut p = Player::start(&config.engines[k], config.variant, config.interrupt)?;
-            p.new_game()?;
+            let failed = |e: String| format!("engine {} cannot be (re)started: {e}", k + 1);
+            let mut p = Player::start(&config.engines[k], config.variant, config.interrupt)
+                .map_err(failed)?;
+            p.new_game().map_err(failed)?;
             *slot = Some(p);
         }
     }

@@ -364,6 +364,9 @@ pub struct PdnError {
     /// The players and event from the tags (`White - Black, Event`), empty
     /// when the game has none.
     pub label: String,
+    /// Something of the game was PDN: a well-formed tag pair, or a legal
+    /// move before the fault (see [`holds_pdn`]).
+    pub recognised: bool,
 }
 
 impl fmt::Display for PdnError {
@@ -745,12 +748,15 @@ impl Builder {
         }
         self.setup(default_variant, self.line);
         let label = self.label();
+        let recognised =
+            !self.tags.is_empty() || self.game.as_ref().is_some_and(|g| !g.moves().is_empty());
         if let Some((line, message)) = self.error {
             return Err(PdnError {
                 game: number,
                 line,
                 message,
                 label,
+                recognised,
             });
         }
         let tag_result = self
@@ -770,6 +776,7 @@ impl Builder {
                     line: end_line,
                     message: "no game could be set up".into(),
                     label,
+                    recognised,
                 })
             }
         };
@@ -914,16 +921,43 @@ pub fn decode(bytes: &[u8], encoding: Option<Encoding>) -> Result<String, String
     }
 }
 
-/// Read a PDN file as [`decode`] does; errors name the file.
+/// Read a PDN file as [`decode`] does; errors name the file. A file with
+/// a NUL byte is refused as not a PDN file (binary data: a program, an
+/// archive, a picture), and so is UTF-16 text (by its byte-order mark),
+/// before any decoding: no text file holds a NUL, and the single-byte
+/// fallback would read any bytes as text.
 pub fn read_file(path: &std::path::Path, encoding: Option<Encoding>) -> Result<String, String> {
     let bytes =
         std::fs::read(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
+    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+        return Err(format!(
+            "'{}' is UTF-16 text, which is not read: save it as UTF-8",
+            path.display()
+        ));
+    }
+    if let Some(at) = bytes.iter().position(|&b| b == 0) {
+        return Err(format!(
+            "'{}' is not a PDN file: it holds binary data (a NUL byte at byte {at})",
+            path.display()
+        ));
+    }
     decode(&bytes, encoding).map_err(|e| {
         format!(
             "'{}' is {e}: is it windows-1251 or iso-8859-1?",
             path.display()
         )
     })
+}
+
+/// Whether `games` (as [`read_games`] found them) hold anything of PDN: a
+/// game read whole, or a malformed one with a well-formed tag pair or a
+/// legal move before its fault. Text of which this is false (a program, a
+/// document, a list) is not a PDN file, and its "games" are no news to
+/// report one by one.
+pub fn holds_pdn(games: &[Result<GameRecord, PdnError>]) -> bool {
+    games
+        .iter()
+        .any(|g| g.as_ref().map_or_else(|e| e.recognised, |_| true))
 }
 
 /// Read every game of a PDN file. Each game is `Ok` or an `Err` naming the

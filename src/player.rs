@@ -5,18 +5,22 @@
 //! line may hold arguments and quotes as in a shell. Its standard output is
 //! read by a thread of its own, so every wait has a timeout: an engine that
 //! never answers, closes its output or writes nonsense is reported as a
-//! [`Failure`], never a hang. Dropping a [`Player`] kills the process.
+//! [`Failure`], never a hang; an engine that exits is reported with its exit
+//! status and its last lines on standard error (read by another thread).
+//! Dropping a [`Player`] kills the process.
 
 use crate::game::Game;
 use crate::hub::{self, MoveNumbers};
 use crate::moves::Move;
 use crate::notation;
 use crate::variant::Variant;
+use std::collections::VecDeque;
 use std::io::Read;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Which protocol an engine speaks.
@@ -83,8 +87,13 @@ pub enum Failure {
     Timeout(Duration),
     /// The clock ran out: the time the engine had for the move.
     OutOfTime(Duration),
-    /// The engine closed its output (crashed or quit).
-    Exited,
+    /// The engine closed its output (crashed or quit): how it ended (`exit
+    /// status 3`, `killed by SIGSEGV`, when it did within a second) and its
+    /// last lines on standard error, if any.
+    Exited {
+        how: Option<String>,
+        stderr: Option<String>,
+    },
     /// It answered with a move that is not legal here (after reporting
     /// this error, if it did: a position it refused, say).
     IllegalMove(String, Option<String>),
@@ -105,7 +114,15 @@ impl std::fmt::Display for Failure {
                     d.as_secs_f64()
                 )
             }
-            Failure::Exited => write!(f, "the engine exited"),
+            Failure::Exited { how, stderr } => {
+                write!(f, "the engine exited")?;
+                match (how, stderr) {
+                    (Some(h), Some(e)) => write!(f, " ({h}; standard error: '{e}')"),
+                    (Some(h), None) => write!(f, " ({h})"),
+                    (None, Some(e)) => write!(f, " (standard error: '{e}')"),
+                    (None, None) => Ok(()),
+                }
+            }
             Failure::IllegalMove(m, None) => write!(f, "illegal move '{m}'"),
             Failure::IllegalMove(m, Some(e)) => {
                 write!(f, "illegal move '{m}' after the engine's error '{e}'")
@@ -129,7 +146,17 @@ pub struct Player {
     /// When this flag is set, every wait ends at once with
     /// [`Failure::Interrupted`].
     cancel: Option<&'static AtomicBool>,
+    /// The engine's last lines on standard error (read by a thread of
+    /// their own, which ends with the process).
+    stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    stderr_reader: Option<std::thread::JoinHandle<()>>,
 }
+
+/// Lines of an engine's standard error kept for the reason of a crash.
+const STDERR_LINES: usize = 3;
+
+/// The most characters of standard error quoted in a reason.
+const STDERR_CHARS: usize = 160;
 
 /// The longest line read from an engine.
 const MAX_LINE: usize = 64 * 1024;
@@ -156,13 +183,42 @@ impl Player {
             .arg(shell_line(&spec.command))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null());
+            .stderr(Stdio::piped());
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         let mut child = cmd
             .spawn()
             .map_err(|e| format!("cannot start '{}': {e}", spec.command))?;
         let stdout = child.stdout.take().expect("piped stdout");
+        let stderr = child.stderr.take().expect("piped stderr");
+        // Standard error is drained (an engine that writes much there must
+        // not block on a full pipe), its last lines kept to explain a crash.
+        let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
+        let tail = Arc::clone(&stderr_tail);
+        let stderr_reader = std::thread::spawn(move || {
+            let mut reader = BufReader::new(stderr);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match (&mut reader)
+                    .take(MAX_LINE as u64)
+                    .read_until(b'\n', &mut buf)
+                {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buf).trim().to_string();
+                        if line.is_empty() {
+                            continue;
+                        }
+                        let mut t = tail.lock().unwrap_or_else(|p| p.into_inner());
+                        if t.len() == STDERR_LINES {
+                            t.pop_front();
+                        }
+                        t.push_back(line);
+                    }
+                }
+            }
+        });
         // Bounded: an engine that floods its output waits for the runner
         // instead of filling the memory.
         let (tx, rx) = sync_channel(1024);
@@ -202,10 +258,94 @@ impl Player {
             id_name: None,
             numbers,
             cancel,
+            stderr_tail,
+            stderr_reader: Some(stderr_reader),
         };
-        p.handshake()
-            .map_err(|e| format!("engine '{}': {e}", spec.command))?;
+        if let Err(e) = p.handshake() {
+            // The shell's statuses for a command it could not run (127: not
+            // found, 126: found but not executable). For a plain command
+            // the program is named; a compound one's is in the shell's words.
+            let plain = first_word(&spec.command).filter(|_| !is_compound(&spec.command));
+            let (program, shell_said) = match &plain {
+                Some(w) => (
+                    format!("program '{}'", crate::input::escape(w)),
+                    String::new(),
+                ),
+                None => (
+                    format!("a program of '{}'", crate::input::escape(&spec.command)),
+                    p.stderr_text().map_or(String::new(), |t| format!(" ({t})")),
+                ),
+            };
+            let folder = plain.is_some_and(|w| std::path::Path::new(&w).is_dir());
+            // An exit was waited for when it was seen: no wait here (an
+            // engine that refused a setting is still running).
+            return Err(match p.status_within(Duration::ZERO) {
+                Some(127) => format!("{program} not found{shell_said}"),
+                Some(126) if folder => format!("{program} is a folder, not a program"),
+                Some(126) => format!("{program} cannot be run: not an executable file{shell_said}"),
+                _ => format!("'{}': {e}", crate::input::escape(&spec.command)),
+            });
+        }
         Ok(p)
+    }
+
+    /// The exit code of the process if it ends within `wait` (`None`: it
+    /// runs on, or was killed by a signal).
+    fn status_within(&mut self, wait: Duration) -> Option<i32> {
+        self.wait_exit(wait).and_then(|s| s.code())
+    }
+
+    /// The process's exit status if it ends within `wait`.
+    fn wait_exit(&mut self, wait: Duration) -> Option<std::process::ExitStatus> {
+        let deadline = Instant::now() + wait;
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(s)) => return Some(s),
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(5))
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// The last lines of standard error, joined by ` / `, clipped and
+    /// escaped; `None` when it wrote nothing there. After the process
+    /// ended, the reader is given a moment to take in what is left.
+    fn stderr_text(&mut self) -> Option<String> {
+        if let Some(r) = self.stderr_reader.take() {
+            let deadline = Instant::now() + Duration::from_millis(200);
+            while !r.is_finished() && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            if !r.is_finished() {
+                self.stderr_reader = Some(r);
+            }
+        }
+        let t = self.stderr_tail.lock().unwrap_or_else(|p| p.into_inner());
+        if t.is_empty() {
+            return None;
+        }
+        let text: Vec<&str> = t.iter().map(String::as_str).collect();
+        let text = text.join(" / ");
+        let clipped: String = text.chars().take(STDERR_CHARS).collect();
+        let more = if clipped.len() < text.len() {
+            "..."
+        } else {
+            ""
+        };
+        Some(crate::input::escape(&format!("{clipped}{more}")))
+    }
+
+    /// The failure of an engine whose output or input closed: how the
+    /// process ended (waiting a second at most) and what it last wrote on
+    /// standard error.
+    fn exited(&mut self) -> Failure {
+        let how = self.wait_exit(Duration::from_secs(1)).map(describe_exit);
+        Failure::Exited {
+            how,
+            stderr: self.stderr_text(),
+        }
     }
 
     /// The name for tables: the given one, else the engine's, else the
@@ -219,10 +359,11 @@ impl Player {
     }
 
     fn send(&mut self, line: &str) -> Result<(), Failure> {
-        let stdin = self.stdin.as_mut().ok_or(Failure::Exited)?;
-        writeln!(stdin, "{line}")
-            .and_then(|_| stdin.flush())
-            .map_err(|_| Failure::Exited)
+        let written = match self.stdin.as_mut() {
+            Some(stdin) => writeln!(stdin, "{line}").and_then(|_| stdin.flush()),
+            None => Err(std::io::ErrorKind::BrokenPipe.into()),
+        };
+        written.map_err(|_| self.exited())
     }
 
     fn recv(&mut self, deadline: Instant) -> Result<String, Failure> {
@@ -248,7 +389,7 @@ impl Player {
             match self.lines.recv_timeout(wait) {
                 Ok(l) => return Ok(l),
                 Err(RecvTimeoutError::Timeout) => continue,
-                Err(RecvTimeoutError::Disconnected) => return Err(Failure::Exited),
+                Err(RecvTimeoutError::Disconnected) => return Err(self.exited()),
             }
         }
     }
@@ -502,11 +643,71 @@ impl Player {
 /// pipeline, a list) runs under it. Start it in a process group of its own
 /// (`process_group(0)`) and end it with [`kill_group`].
 pub fn shell_line(command: &str) -> String {
-    let compound = command.contains([';', '&', '|', '<', '>', '(', ')', '\n']);
-    if compound {
+    if is_compound(command) {
         command.to_string()
     } else {
         format!("exec {command}")
+    }
+}
+
+/// A command line that `exec` cannot take as it is: shell syntax (a list,
+/// a pipeline, a redirection, a subshell), or an environment setting in
+/// front (`VAR=value engine`, which `exec` would run as a program).
+fn is_compound(command: &str) -> bool {
+    command.contains([';', '&', '|', '<', '>', '(', ')', '\n'])
+        || first_word(command).is_some_and(|w| {
+            let name = w.split('=').next().unwrap_or("");
+            w.contains('=')
+                && !name.is_empty()
+                && name.chars().all(|c| c == '_' || c.is_ascii_alphanumeric())
+        })
+}
+
+/// The first word of a command line as the shell reads it (quotes `'...'`
+/// and `"..."` and backslashes taken out): the program of a plain command.
+fn first_word(command: &str) -> Option<String> {
+    let mut word = String::new();
+    let mut chars = command.trim_start().chars();
+    let mut quote: Option<char> = None;
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (None, c) if c.is_whitespace() => break,
+            (None, '\'' | '"') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (None, '\\') | (Some('"'), '\\') => word.extend(chars.next()),
+            (_, c) => word.push(c),
+        }
+    }
+    (!word.is_empty()).then_some(word)
+}
+
+/// How a process ended, in words: `exit status 3`, `killed by SIGKILL`,
+/// `killed by signal 40`.
+fn describe_exit(status: std::process::ExitStatus) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(sig) = status.signal() {
+            let name = match sig {
+                libc::SIGHUP => "SIGHUP",
+                libc::SIGINT => "SIGINT",
+                libc::SIGQUIT => "SIGQUIT",
+                libc::SIGILL => "SIGILL",
+                libc::SIGABRT => "SIGABRT",
+                libc::SIGBUS => "SIGBUS",
+                libc::SIGFPE => "SIGFPE",
+                libc::SIGKILL => "SIGKILL",
+                libc::SIGSEGV => "SIGSEGV",
+                libc::SIGPIPE => "SIGPIPE",
+                libc::SIGTERM => "SIGTERM",
+                _ => return format!("killed by signal {sig}"),
+            };
+            return format!("killed by {name}");
+        }
+    }
+    match status.code() {
+        Some(c) => format!("exit status {c}"),
+        None => "ended".to_string(),
     }
 }
 
@@ -622,6 +823,33 @@ mod tests {
         assert_eq!((r.depth, r.score.as_deref()), (Some(12), Some("-0.35")));
         read_uci_info("info depth 13 score win 5 pv c3-d4", &mut r);
         assert_eq!(r.score.as_deref(), Some("+W5"));
+    }
+
+    #[test]
+    fn command_lines_as_the_shell_reads_them() {
+        assert_eq!(
+            first_word("  '/a b/engine' --x").as_deref(),
+            Some("/a b/engine")
+        );
+        assert_eq!(first_word(r#""a\"b" c"#).as_deref(), Some("a\"b"));
+        assert_eq!(first_word(r"a\ b c").as_deref(), Some("a b"));
+        assert_eq!(first_word("   "), None);
+        assert_eq!(shell_line("engine --uci"), "exec engine --uci");
+        assert_eq!(shell_line("cd / && engine"), "cd / && engine");
+        // `exec X=1 engine` would run a program called X=1.
+        assert_eq!(shell_line("X=1 engine"), "X=1 engine");
+        assert_eq!(shell_line("engine --hash=64"), "exec engine --hash=64");
+        assert_eq!(shell_line("'/a=b/engine'"), "exec '/a=b/engine'");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn exits_in_words() {
+        use std::os::unix::process::ExitStatusExt;
+        let status = std::process::ExitStatus::from_raw;
+        assert_eq!(describe_exit(status(3 << 8)), "exit status 3");
+        assert_eq!(describe_exit(status(libc::SIGSEGV)), "killed by SIGSEGV");
+        assert_eq!(describe_exit(status(40)), "killed by signal 40");
     }
 
     #[test]
