@@ -349,11 +349,15 @@ fn damaged_tables_are_refused_naming_the_file() {
     let e = t.take_errors();
     assert!(e[0].contains("holds KM-K, not KK-K"), "{e:?}");
     std::fs::write(&kk_k, &bytes).unwrap();
-    let t = Tables::open(&dir, Variant::Brazilian, 3).unwrap();
-    let bpos = shashki::fen::parse_position(Variant::Brazilian, "W:WKa1,Kc1:BKh8").unwrap();
-    assert_eq!(t.probe(&bpos), None);
-    let e = t.take_errors();
-    assert!(e[0].contains("a table of russian, not brazilian"), "{e:?}");
+    // A folder of Russian tables holds no Brazilian ones, and a file names
+    // its variant.
+    let e = Tables::open(&dir, Variant::Brazilian, 3).err().unwrap();
+    assert!(e.contains("holds russian tables, not brazilian"), "{e}");
+    let kk_k_combo: Combo = "KK-K".parse().unwrap();
+    let e = shashki::egdb::file::TableFile::open(&kk_k, Variant::Brazilian, kk_k_combo)
+        .err()
+        .unwrap();
+    assert!(e.contains("a table of russian, not brazilian"), "{e}");
     // A build resumes: whole files are kept, a damaged one is built again.
     std::fs::write(&kk_k, &bad).unwrap();
     let mut rebuilt = Vec::new();

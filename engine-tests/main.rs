@@ -10,6 +10,8 @@ mod common;
 mod egdb;
 mod egdb_endings;
 mod egdb_exact;
+mod egdb_faults;
+mod egdb_folders;
 mod egdb_search;
 mod fuzz;
 mod game;

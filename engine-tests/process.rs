@@ -19,8 +19,15 @@ impl Engine {
 
     /// The engine started with these command-line arguments.
     pub fn start_with(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_shashki"))
-            .args(args)
+        let mut command = Command::new(env!("CARGO_BIN_EXE_shashki"));
+        command.args(args);
+        Engine::spawn(command)
+    }
+
+    /// The engine started by `command` (its arguments, environment and
+    /// folder set), its input and output piped.
+    pub fn spawn(mut command: Command) -> Engine {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

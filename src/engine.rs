@@ -69,7 +69,9 @@ impl Default for Options {
             weights_file: String::new(),
             patterns_file: String::new(),
             eval: EvalKind::Patterns,
-            egdb_path: egdb::default_base().to_string_lossy().into_owned(),
+            egdb_path: egdb::default_base()
+                .map(|p| p.to_string_lossy().into_owned())
+                .unwrap_or_default(),
             egdb_pieces: egdb::index::MAX_PIECES,
         }
     }
@@ -103,8 +105,13 @@ pub type DoneSink = Box<dyn FnOnce(&Game, SearchResult) + Send>;
 /// sends it as an `info string`).
 pub type NoteSink<'a> = &'a mut dyn FnMut(&str);
 
-/// Endgame tables opened for (variant, folder): `None` when none are there.
-type OpenTables = ((Variant, String), Option<Arc<Tables>>);
+/// Endgame tables opened for (variant, folder) (`None` when none are
+/// there), and the folder whose tables the user was last told of.
+struct OpenTables {
+    key: (Variant, String),
+    tables: Option<Arc<Tables>>,
+    told: Option<String>,
+}
 
 /// The engine state.
 pub struct Engine {
@@ -339,12 +346,31 @@ impl Engine {
 
     /// The endgame tables for the current variant and `EGDB Path`, opened
     /// when these change (a folder without tables for the variant: none),
-    /// and the problems met since last asked: the tables' own (a damaged
-    /// file) and an open that failed.
+    /// and what to tell the user before a search: once a folder, what it
+    /// holds ([`egdb::summary`]), then the problems met since last asked:
+    /// the tables' own (a damaged file) and an open that failed.
     fn tables(&mut self) -> (Option<Arc<Tables>>, Vec<String>) {
+        let (tables, mut notes) = self.open_tables();
+        let path = self.options.egdb_path.clone();
+        if let Some(open) = self.tables.as_mut() {
+            if open.told.as_ref() != Some(&path) {
+                let what = if path.is_empty() {
+                    "endgame tables: none (no folder set)".to_string()
+                } else {
+                    egdb::summary(std::path::Path::new(&path))
+                };
+                notes.insert(0, what);
+                open.told = Some(path);
+            }
+        }
+        (tables, notes)
+    }
+
+    /// [`Engine::tables`] without the summary.
+    fn open_tables(&mut self) -> (Option<Arc<Tables>>, Vec<String>) {
         let key = (self.options.variant, self.options.egdb_path.clone());
         let mut notes = Vec::new();
-        if self.tables.as_ref().map(|(k, _)| k) != Some(&key) {
+        if self.tables.as_ref().map(|o| &o.key) != Some(&key) {
             let tables = if key.1.is_empty() || egdb::file::variant_code(key.0).is_none() {
                 None
             } else {
@@ -358,9 +384,10 @@ impl Engine {
                     }
                 }
             };
-            self.tables = Some((key, tables));
+            let told = self.tables.take().and_then(|o| o.told);
+            self.tables = Some(OpenTables { key, tables, told });
         }
-        let tables = self.tables.as_ref().and_then(|(_, t)| t.clone());
+        let tables = self.tables.as_ref().and_then(|o| o.tables.clone());
         if let Some(t) = &tables {
             notes.extend(t.take_errors().into_iter().map(|e| {
                 format!("endgame tables: {e}; the positions of that table are not probed")
@@ -372,7 +399,7 @@ impl Engine {
     /// What the endgame tables say of the current position, for `d`:
     /// `None` when no table covers it.
     pub fn table_value(&mut self) -> Option<String> {
-        let tables = self.tables().0?;
+        let tables = self.open_tables().0?;
         tables.describe(&self.game, self.options.egdb_pieces)
     }
 

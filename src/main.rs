@@ -103,8 +103,9 @@ enum Command {
         #[arg(long, default_value_t = 64, value_parser = within::<usize>(input::HASH_MIB))]
         hash: usize,
         /// Folder of the endgame tables (a folder per variant, or one
-        /// variant's); 'none': no tables. Default: egdb (or $SHASHKI_EGDB)
-        /// when it holds tables.
+        /// variant's); 'none': no tables. Default: $SHASHKI_EGDB, else
+        /// $XDG_DATA_HOME/shashki/egdb (~/.local/share/shashki/egdb), when
+        /// it holds tables.
         #[arg(long, value_name = "DIR")]
         egdb: Option<std::path::PathBuf>,
     },
@@ -162,8 +163,9 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         svg: Option<std::path::PathBuf>,
         /// Folder of the endgame tables (a folder per variant, or one
-        /// variant's); 'none': no tables. Default: egdb (or $SHASHKI_EGDB)
-        /// when it holds tables.
+        /// variant's); 'none': no tables. Default: $SHASHKI_EGDB, else
+        /// $XDG_DATA_HOME/shashki/egdb (~/.local/share/shashki/egdb), when
+        /// it holds tables.
         #[arg(long, value_name = "DIR")]
         egdb: Option<std::path::PathBuf>,
     },
@@ -301,8 +303,9 @@ struct AnalyseArgs {
     #[arg(long, default_value_t = 64, value_parser = within::<usize>(input::HASH_MIB))]
     hash: usize,
     /// Folder of the endgame tables (a folder per variant, or one
-    /// variant's); 'none': no tables. Default: egdb (or $SHASHKI_EGDB)
-    /// when it holds tables.
+    /// variant's); 'none': no tables. Default: $SHASHKI_EGDB, else
+    /// $XDG_DATA_HOME/shashki/egdb (~/.local/share/shashki/egdb), when it
+    /// holds tables.
     #[arg(long, value_name = "DIR")]
     egdb: Option<std::path::PathBuf>,
 }
@@ -320,7 +323,10 @@ enum EgdbCommand {
         /// Most pieces on the board.
         #[arg(long, default_value_t = 4, value_parser = whole::<u32>(2, shashki::egdb::index::MAX_PIECES as u64))]
         pieces: u32,
-        /// Folder of the tables (default: egdb/<variant>).
+        /// Folder of the tables (default: <variant> in the default folder,
+        /// $SHASHKI_EGDB, else $XDG_DATA_HOME/shashki/egdb or
+        /// ~/.local/share/shashki/egdb). A folder of another variant's
+        /// tables is refused.
         #[arg(long)]
         dir: Option<std::path::PathBuf>,
         /// Build only this combination and its swap (e.g. KKM-K: the side
@@ -352,20 +358,28 @@ enum EgdbCommand {
     /// Check every file of a folder: its checks, and that every win has a
     /// move to a loss and every loss only moves to wins.
     Verify {
-        /// Variant: russian or brazilian (adiyukh-64 and adiyukh-80 have no tables).
-        #[arg(long, default_value = "russian")]
-        variant: Variant,
-        /// Folder of the tables (default: egdb/<variant>).
+        /// Variant: russian or brazilian (adiyukh-64 and adiyukh-80 have no
+        /// tables), read from the files when not given (given, it must be
+        /// theirs).
+        #[arg(long)]
+        variant: Option<Variant>,
+        /// Folder of the tables, or one with a folder per variant (default:
+        /// the default folder, $SHASHKI_EGDB, else
+        /// $XDG_DATA_HOME/shashki/egdb or ~/.local/share/shashki/egdb).
         #[arg(long)]
         dir: Option<std::path::PathBuf>,
     },
     /// Describe a folder: combinations, positions, sizes, wins, draws and
     /// losses.
     Info {
-        /// Variant: russian or brazilian (adiyukh-64 and adiyukh-80 have no tables).
-        #[arg(long, default_value = "russian")]
-        variant: Variant,
-        /// Folder of the tables (default: egdb/<variant>).
+        /// Variant: russian or brazilian (adiyukh-64 and adiyukh-80 have no
+        /// tables), read from the files when not given (given, it must be
+        /// theirs).
+        #[arg(long)]
+        variant: Option<Variant>,
+        /// Folder of the tables, or one with a folder per variant (default:
+        /// the default folder, $SHASHKI_EGDB, else
+        /// $XDG_DATA_HOME/shashki/egdb or ~/.local/share/shashki/egdb).
         #[arg(long)]
         dir: Option<std::path::PathBuf>,
     },
@@ -482,8 +496,8 @@ fn open_tables(
             shashki::egdb::Tables::find(p, variant, true)
                 .map_err(|e| format!("--egdb {}: {e}", p.display()))?
         }
-        None => shashki::egdb::Tables::find(&shashki::egdb::default_base(), variant, false)
-            .ok()
+        None => shashki::egdb::default_base()
+            .and_then(|b| shashki::egdb::Tables::find(&b, variant, false).ok())
             .flatten(),
     };
     Ok(tables.map(std::sync::Arc::new))
@@ -898,9 +912,7 @@ fn run_egdb(cmd: EgdbCommand) -> Result<(), String> {
     };
     use shashki::egdb::info;
     use std::io::Write;
-    let folder = |variant: Variant, dir: Option<std::path::PathBuf>| {
-        dir.unwrap_or_else(|| shashki::egdb::default_dir(variant))
-    };
+
     match cmd {
         EgdbCommand::Build {
             variant,
@@ -912,7 +924,10 @@ fn run_egdb(cmd: EgdbCommand) -> Result<(), String> {
             let opts = BuildOptions {
                 variant,
                 pieces,
-                dir: folder(variant, dir),
+                dir: match dir {
+                    Some(d) => d,
+                    None => shashki::egdb::default_dir(variant)?,
+                },
                 only,
             };
             let pool = rayon::ThreadPoolBuilder::new()
@@ -1019,24 +1034,38 @@ fn run_egdb(cmd: EgdbCommand) -> Result<(), String> {
             Ok(())
         }
         EgdbCommand::Verify { variant, dir } => {
-            let dir = folder(variant, dir);
-            let report = info::verify(&dir, variant)?;
-            for line in &report.lines {
-                println!("{line}");
+            let folders = info::folders(dir.as_deref(), variant)?;
+            let (mut files, mut failures) = (0, 0);
+            for (dir, variant) in &folders {
+                let report = info::verify(dir, *variant)?;
+                for line in &report.lines {
+                    println!("{line}");
+                }
+                files += report.files;
+                failures += report.failures;
+                if report.failures == 0 {
+                    println!(
+                        "{} files of {variant} verified in {}",
+                        report.files,
+                        dir.display()
+                    );
+                }
             }
-            if report.failures > 0 {
-                return Err(format!(
-                    "{} of {} files failed",
-                    report.failures, report.files
-                ));
+            if failures > 0 {
+                return Err(format!("{failures} of {files} files failed"));
             }
-            println!("{} files verified in {}", report.files, dir.display());
             Ok(())
         }
         EgdbCommand::Info { variant, dir } => {
-            let dir = folder(variant, dir);
-            for line in info::describe(&dir, variant)? {
-                println!("{line}");
+            let folders = info::folders(dir.as_deref(), variant)?;
+            for (k, (dir, variant)) in folders.iter().enumerate() {
+                if k > 0 {
+                    println!();
+                }
+                println!("{variant} tables in {}", dir.display());
+                for line in info::describe(dir, *variant)? {
+                    println!("{line}");
+                }
             }
             Ok(())
         }

@@ -956,6 +956,19 @@ pub fn build_with_progress(
             opts.variant
         ));
     }
+    // Never into a folder of another variant's tables: a build there
+    // would replace them pair by pair.
+    match super::file::folder_variant(&opts.dir) {
+        Ok(Some((v, file))) if v != opts.variant => {
+            return Err(format!(
+            "endgame tables: '{}' holds {v} tables ({file}); build the {} ones into another folder",
+            opts.dir.display(),
+            opts.variant
+        ))
+        }
+        Err(e) => return Err(format!("endgame tables: {e}")),
+        _ => {}
+    }
     std::fs::create_dir_all(&opts.dir).map_err(|e| format!("{}: {e}", opts.dir.display()))?;
     let max = match opts.only {
         Some(c) => c.pieces(),
@@ -1058,7 +1071,8 @@ pub fn build_with_progress(
                     opts.variant,
                     c,
                     data,
-                )?;
+                )
+                .map_err(|e| format!("endgame tables: {e}"))?;
             }
             finished.insert(c, Arc::new(side.table));
         }

@@ -117,7 +117,9 @@ pub fn file_name(c: Combo) -> String {
 
 /// Write the table of `combo` (one byte per index) to `path`, through a
 /// temporary file renamed at the end, so a file with the final name is
-/// always whole.
+/// always whole (a write that fails, e.g. on a full disk, removes its
+/// temporary file). A whole table of `combo` already at `path` is kept:
+/// left as it is when it holds these bytes, an error when it does not.
 pub fn write(
     path: &Path,
     kind: Kind,
@@ -175,13 +177,131 @@ pub fn write(
     out.extend_from_slice(&data);
     let whole = check(&out);
     out.extend_from_slice(&whole.to_le_bytes());
+    // A whole table of this combination already there is never replaced:
+    // the same bytes are kept as they are, other bytes refused (a file that
+    // is damaged, or holds another table, is no such table).
+    if let Ok(old) = std::fs::read(path) {
+        if old == out {
+            return Ok(out.len() as u64);
+        }
+        if TableFile::check_whole(path).is_ok()
+            && TableFile::open_kind(path, kind, variant, combo).is_ok()
+        {
+            return Err(format!(
+                "{}: a whole table that differs from the one built now (another build's?); move it away to build it again",
+                path.display()
+            ));
+        }
+    }
     let tmp = path.with_extension(format!("{}.part", kind.extension()));
-    let mut f = File::create(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    f.write_all(&out)
-        .and_then(|_| f.sync_all())
-        .map_err(|e| format!("{}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let written = File::create(&tmp).and_then(|mut f| {
+        write_counted(&mut f, &out)?;
+        f.sync_all()
+    });
+    if let Err(e) = written {
+        // What could not be finished is not left to fill the disk.
+        let _ = std::fs::remove_file(&tmp);
+        return Err(format!(
+            "cannot write {}: {e}; the tables finished so far are kept: run the build again to resume",
+            tmp.display()
+        ));
+    }
+    std::fs::rename(&tmp, path).map_err(|e| {
+        format!(
+            "cannot write {}: {e}; the tables finished so far are kept: run the build again to resume",
+            path.display()
+        )
+    })?;
+    // The new name on disk too, before the next table counts on it.
+    #[cfg(unix)]
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        let _ = File::open(dir).and_then(|d| d.sync_all());
+    }
     Ok(out.len() as u64)
+}
+
+/// The environment variable of a test hook: with
+/// `SHASHKI_EGDB_FAIL_AFTER_BYTES=N`, the writer of table files fails as on
+/// a full disk (`No space left on device`) once this process has written
+/// N bytes of tables, the rest of the file it was on unwritten. Tests use
+/// it to check what a build does when the disk fills where no small file
+/// system can be mounted (`engine-tests/egdb_faults.rs`).
+pub const FAIL_AFTER_BYTES: &str = "SHASHKI_EGDB_FAIL_AFTER_BYTES";
+
+/// Write `bytes` to `f`, counting them against [`FAIL_AFTER_BYTES`].
+fn write_counted(f: &mut File, bytes: &[u8]) -> std::io::Result<()> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static LIMIT: OnceLock<Option<u64>> = OnceLock::new();
+    static WRITTEN: AtomicU64 = AtomicU64::new(0);
+    let limit = *LIMIT.get_or_init(|| {
+        std::env::var(FAIL_AFTER_BYTES)
+            .ok()
+            .and_then(|v| v.trim().parse().ok())
+    });
+    let Some(limit) = limit else {
+        return f.write_all(bytes);
+    };
+    let before = WRITTEN.fetch_add(bytes.len() as u64, Ordering::SeqCst);
+    let room = limit.saturating_sub(before).min(bytes.len() as u64) as usize;
+    f.write_all(&bytes[..room])?;
+    if room < bytes.len() {
+        #[cfg(unix)]
+        return Err(std::io::Error::from_raw_os_error(libc::ENOSPC));
+        #[cfg(not(unix))]
+        return Err(std::io::Error::other("No space left on device"));
+    }
+    Ok(())
+}
+
+/// The variant of the table file at `path`, read from its header: `None`
+/// when it is no Shashki table (or too short to say).
+pub fn file_variant(path: &Path) -> Option<Variant> {
+    let mut head = [0u8; 13];
+    File::open(path).ok()?.read_exact(&mut head).ok()?;
+    if ![Kind::Values, Kind::Plies]
+        .iter()
+        .any(|k| &head[0..8] == k.magic())
+    {
+        return None;
+    }
+    [Variant::Russian, Variant::Brazilian]
+        .into_iter()
+        .find(|&v| variant_code(v) == Some(head[12]))
+}
+
+/// The variant whose tables `dir` holds, read from the headers of its
+/// `.egdb` and `.plies` files, with the name of one of them: `None` when it
+/// holds none (or does not exist); an error naming both variants when it
+/// holds tables of two.
+pub fn folder_variant(dir: &Path) -> Result<Option<(Variant, String)>, String> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("{}: {e}", dir.display())),
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".egdb") || n.ends_with(".plies"))
+        .collect();
+    names.sort();
+    let mut found: Option<(Variant, String)> = None;
+    for name in names {
+        let Some(v) = file_variant(&dir.join(&name)) else {
+            continue;
+        };
+        match &found {
+            None => found = Some((v, name)),
+            Some((w, first)) if *w != v => {
+                return Err(format!(
+                    "'{}' holds tables of two variants: {w} ({first}) and {v} ({name})",
+                    dir.display()
+                ))
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(found)
 }
 
 /// An open table: its header read and checked; blocks read, checked and

@@ -1,13 +1,61 @@
 //! `egdb info` and `egdb verify` on a folder of tables.
 
 use super::build::{finished_value, flip, Finished};
-use super::file::{file_name, Kind, TableFile};
+use super::file::{file_name, folder_variant, Kind, TableFile};
 use super::index::{Combo, MAX_PIECES};
 use super::{DRAW, LOSS, NONE, WIN};
 use crate::variant::Variant;
 use rayon::prelude::*;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+/// The folders `egdb info` and `egdb verify` look at, each with the
+/// variant its files' headers name: `dir` (the default folder when `None`)
+/// when it holds tables, else those of its folders `russian` and
+/// `brazilian` that do. A `variant` given picks one of these and must be
+/// what the files say: one error line naming both when it is not.
+pub fn folders(
+    dir: Option<&Path>,
+    variant: Option<Variant>,
+) -> Result<Vec<(PathBuf, Variant)>, String> {
+    let base = match dir {
+        Some(d) => d.to_path_buf(),
+        None => super::default_base().ok_or(
+            "no default folder for the endgame tables (neither SHASHKI_EGDB, XDG_DATA_HOME nor HOME is set): name one with --dir",
+        )?,
+    };
+    if !base.is_dir() {
+        return Err(format!("'{}' is not a folder", base.display()));
+    }
+    let check = |dir: &Path, found: Variant, file: &str| match variant {
+        Some(w) if w != found => Err(format!(
+            "--variant {w}, but '{}' holds {found} tables ({file})",
+            dir.display()
+        )),
+        _ => Ok((dir.to_path_buf(), found)),
+    };
+    if let Some((v, file)) = folder_variant(&base)? {
+        return Ok(vec![check(&base, v, &file)?]);
+    }
+    let mut out = Vec::new();
+    let candidates = match variant {
+        Some(v) => vec![v],
+        None => vec![Variant::Russian, Variant::Brazilian],
+    };
+    for c in candidates {
+        let sub = base.join(c.id());
+        if let Some((v, file)) = folder_variant(&sub)? {
+            out.push(check(&sub, v, &file)?);
+        }
+    }
+    if out.is_empty() {
+        return Err(match variant {
+            Some(v) => format!("no {v} endgame tables in '{}'", base.display()),
+            None => format!("no endgame tables in '{}'", base.display()),
+        });
+    }
+    Ok(out)
+}
 
 /// The combinations whose files are in `dir`, by piece count.
 fn present(dir: &Path) -> Vec<Combo> {

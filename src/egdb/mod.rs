@@ -115,18 +115,58 @@ pub const LOSS: Value = 2;
 pub const NONE: Value = 3;
 
 /// The folder that holds a folder of tables per variant when none is
-/// named: `$SHASHKI_EGDB` when that is set, else `egdb` under the working
-/// directory.
-pub fn default_base() -> std::path::PathBuf {
-    std::env::var_os("SHASHKI_EGDB")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::PathBuf::from("egdb"))
+/// named: `$SHASHKI_EGDB` when that is set, else the per-user data folder's
+/// `shashki/egdb`: `$XDG_DATA_HOME/shashki/egdb`, or
+/// `$HOME/.local/share/shashki/egdb` where `XDG_DATA_HOME` is unset (or
+/// not an absolute path, which the XDG rules say to ignore); on Windows
+/// `%LOCALAPPDATA%\shashki\egdb`. `None` when none of these is set.
+pub fn default_base() -> Option<std::path::PathBuf> {
+    use std::path::PathBuf;
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    if let Some(p) = var("SHASHKI_EGDB") {
+        return Some(PathBuf::from(p));
+    }
+    let data = if cfg!(windows) {
+        var("LOCALAPPDATA").map(PathBuf::from)
+    } else {
+        var("XDG_DATA_HOME")
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+            .or_else(|| var("HOME").map(|h| PathBuf::from(h).join(".local").join("share")))
+    };
+    data.map(|d| d.join("shashki").join("egdb"))
 }
 
 /// The folder of a variant's tables when none is named: `<variant>` under
-/// [`default_base`].
-pub fn default_dir(variant: crate::Variant) -> std::path::PathBuf {
-    default_base().join(variant.id())
+/// [`default_base`], or an error saying how to name one.
+pub fn default_dir(variant: crate::Variant) -> Result<std::path::PathBuf, String> {
+    default_base().map(|b| b.join(variant.id())).ok_or_else(|| {
+        "no default folder for the endgame tables (neither SHASHKI_EGDB, XDG_DATA_HOME nor HOME is set): name one with --dir".to_string()
+    })
+}
+
+/// What a folder named for the engine (its `EGDB Path`) holds, in one
+/// line: `endgame tables: russian 5 pieces (85 files), brazilian none,
+/// from <folder>`: for each variant with tables, the most pieces of a
+/// complete set and its files of values.
+pub fn summary(folder: &std::path::Path) -> String {
+    let found: Vec<String> = [crate::Variant::Russian, crate::Variant::Brazilian]
+        .into_iter()
+        .map(|v| match Tables::find(folder, v, false) {
+            Ok(Some(t)) => format!("{v} {} pieces ({} files)", t.pieces(), t.files()),
+            _ => format!("{v} none"),
+        })
+        .collect();
+    let missing = if folder.is_dir() {
+        ""
+    } else {
+        " (no such folder)"
+    };
+    format!(
+        "endgame tables: {}, from {}{missing}",
+        found.join(", "),
+        folder.display()
+    )
 }
 
 /// Where the tables of `variant` are, given a folder a user named: its

@@ -71,7 +71,7 @@ pub struct Tables {
 impl Tables {
     /// The tables of `variant` in `dir`, up to `max_pieces` pieces: the
     /// largest piece count for which every combination's file is present
-    /// (0 when none is).
+    /// (0 when none is). An error when `dir` holds another variant's.
     pub fn open(dir: &Path, variant: Variant, max_pieces: u32) -> Result<Tables, String> {
         if super::file::variant_code(variant).is_none() {
             return Err(format!("endgame tables: there are none for {variant}"));
@@ -81,6 +81,20 @@ impl Tables {
                 "endgame tables: '{}' is not a folder",
                 dir.display()
             ));
+        }
+        // A folder of another variant's tables holds none of this one (the
+        // first table tells: a build refuses to mix variants).
+        let first = Combo::all_with(2)
+            .into_iter()
+            .map(|c| dir.join(file_name(c)))
+            .find(|p| p.is_file());
+        if let Some(v) = first.and_then(|p| super::file::file_variant(&p)) {
+            if v != variant {
+                return Err(format!(
+                    "endgame tables: '{}' holds {v} tables, not {variant}",
+                    dir.display()
+                ));
+            }
         }
         let mut pieces = 0;
         let mut files = HashMap::new();
@@ -123,6 +137,11 @@ impl Tables {
             Err(e) if required => Err(e),
             _ => Ok(None),
         }
+    }
+
+    /// The tables of values a probe can open.
+    pub fn files(&self) -> usize {
+        self.files.len()
     }
 
     /// The most pieces a probe covers.
