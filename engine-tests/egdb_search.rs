@@ -453,3 +453,261 @@ fn converted_in_play(t: Arc<Tables>, combos: &[&str], pieces: u32, step: u64) {
     assert!(games >= 20, "only {games} long wins sampled");
     assert!(longest >= 20, "the longest sampled win: {longest} plies");
 }
+
+/// Four-piece positions, White to move with more than one legal move, where
+/// a side has no king (no counting rule can end the game before the next
+/// conversion, so the tables' values are exact all along), that the tables
+/// call a win or a loss, with the plies to the conversion.
+fn free_decided_positions(t: &Tables) -> Vec<(Position, Wdl, u8)> {
+    four_piece_positions(1499)
+        .into_iter()
+        .filter(|p| {
+            let kings = p.kings();
+            p.legal_moves().len() > 1
+                && (p.pieces(shashki::Color::White) & kings == 0
+                    || p.pieces(shashki::Color::Black) & kings == 0)
+        })
+        .filter_map(|p| match t.probe(&p) {
+            Some(w @ (Wdl::Win | Wdl::Loss)) => Some((p, w, t.plies(&p)?)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The last `info depth` line of `lines`: its score's words (`cp 12`,
+/// `win 3 tb`, ...) and its PV.
+fn last_info(lines: &[String]) -> (Vec<String>, Vec<String>) {
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap_or_else(|| panic!("no info line in {lines:?}"));
+    let (head, pv) = last.split_once(" pv ").unwrap_or((last, ""));
+    let score = head
+        .split(" score ")
+        .nth(1)
+        .and_then(|r| r.split(" nodes ").next())
+        .unwrap_or_else(|| panic!("no score in {last}"));
+    (
+        score.split(' ').map(str::to_string).collect(),
+        pv.split_whitespace().map(str::to_string).collect(),
+    )
+}
+
+/// Plays `pv` from `pos` (each move must be legal in turn, the game not
+/// over before it) and gives the ply at which the material first changes
+/// (a capture or a promotion) or the game ends, if it does.
+fn first_conversion(pos: &Position, pv: &[String]) -> Option<usize> {
+    let text = shashki::fen::position_text(pos);
+    let mut game = Game::from_position(*pos);
+    let start = material(pos);
+    let mut at = None;
+    for (i, mv) in pv.iter().enumerate() {
+        assert!(
+            game.outcome().is_none(),
+            "{text}: pv {pv:?} goes on after the game ended at ply {i}"
+        );
+        game.play_text(mv)
+            .unwrap_or_else(|e| panic!("{text}: pv {pv:?}: move {} '{mv}': {e}", i + 1));
+        if at.is_none() && (material(game.position()) != start || game.outcome().is_some()) {
+            at = Some(i + 1);
+        }
+    }
+    at
+}
+
+/// A win or loss the tables prove is reported as `score win <n> tb` (`loss`),
+/// `n` the side to move's moves to the conversion (the table's plies to it,
+/// halved, rounded up), not as a huge `cp`; the PV runs along the tables'
+/// line: every move legal in turn, the first capture or promotion (or the
+/// end of the game) exactly at the table's plies, and on past it where the
+/// tables value the position there. UCI and `shashki search` alike.
+#[test]
+fn table_wins_are_scored_as_wins_and_their_line_goes_on_through_the_tables() {
+    let t = tables();
+    let base = tables_dir().parent().unwrap().to_str().unwrap().to_string();
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect("uciok", WAIT);
+    e.send(&format!("setoption name EGDB Path value {base}"));
+    let (mut wins, mut losses, mut beyond) = (0, 0, 0);
+    let samples = free_decided_positions(&t);
+    assert!(samples.len() >= 40, "only {} samples", samples.len());
+    for (pos, wdl, d) in samples.iter().step_by(samples.len() / 40) {
+        let text = shashki::fen::position_text(pos);
+        e.send(&format!("position fen {text}"));
+        e.send("go depth 3");
+        let (_, lines) = e.expect("bestmove", WAIT);
+        let (score, pv) = last_info(&lines);
+        let kind = if *wdl == Wdl::Win { "win" } else { "loss" };
+        let d = *d as usize;
+        if score.len() == 2 && score[0] == kind && d == 1 {
+            // The game ends at once: the search sees it, a win (loss) in
+            // one move to the end of the game, not to a conversion.
+            assert_eq!(score[1], "1", "{text}: pv {pv:?}");
+            let mut game = Game::from_position(*pos);
+            for mv in &pv {
+                game.play_text(mv).unwrap();
+            }
+            assert!(game.outcome().is_some(), "{text}: pv {pv:?}");
+            continue;
+        }
+        let n = d.div_ceil(2).to_string();
+        assert_eq!(score, [kind, &n, "tb"], "{text}: {d} plies, pv {pv:?}");
+        assert_eq!(
+            first_conversion(pos, &pv),
+            Some(d),
+            "{text}: the table converts in {d} plies; pv {pv:?}"
+        );
+        // Past the conversion, where the game goes on and the tables call
+        // it won or lost, so does the line.
+        let mut game = Game::from_position(*pos);
+        for mv in &pv[..d] {
+            game.play_text(mv).unwrap();
+        }
+        let after = *game.position();
+        if game.outcome().is_none() && matches!(t.probe(&after), Some(Wdl::Win | Wdl::Loss)) {
+            assert!(
+                pv.len() > d,
+                "{text}: the line stops at the conversion: {pv:?}"
+            );
+            beyond += 1;
+        }
+        match wdl {
+            Wdl::Win => wins += 1,
+            _ => losses += 1,
+        }
+    }
+    e.send("quit");
+    assert!(
+        wins >= 10 && losses >= 5 && beyond >= 5,
+        "{wins} wins, {losses} losses, {beyond} going on past the conversion"
+    );
+    // `shashki search` prints the same lines.
+    let (pos, _, d) = samples
+        .iter()
+        .find(|s| s.1 == Wdl::Win && s.2 >= 5)
+        .unwrap();
+    let text = shashki::fen::position_text(pos);
+    let dir = tables_dir().to_str().unwrap();
+    let (code, out, err) = shashki(&["search", "--egdb", dir, "--fen", &text, "--depth", "4"]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<String> = out.lines().map(str::to_string).collect();
+    let (score, pv) = last_info(&lines);
+    let n = (*d as u32).div_ceil(2).to_string();
+    assert_eq!(score, ["win", &n, "tb"], "{out}");
+    assert_eq!(first_conversion(pos, &pv), Some(*d as usize), "{out}");
+}
+
+/// Hub: a table win is a score a Hub GUI reads as a win (above 90 men: a
+/// win in `p` plies is `(10000 - p) / 100`, here `p` the plies to the
+/// conversion), and the PV runs on through the tables.
+#[test]
+fn hub_scores_table_wins_as_wins_with_their_line() {
+    let t = tables();
+    let samples = free_decided_positions(&t);
+    let (pos, _, d) = samples
+        .iter()
+        .find(|s| s.1 == Wdl::Win && s.2 >= 5)
+        .unwrap();
+    let mut e = Engine::start();
+    e.send("hub");
+    e.expect("wait", WAIT);
+    e.send(&format!(
+        "set-param name=egdb-path value=\"{}\"",
+        tables_dir().display()
+    ));
+    e.send("init");
+    e.expect("ready", WAIT);
+    e.send(&format!("pos pos=\"{}\"", shashki::fen::position_text(pos)));
+    e.send("level depth=3");
+    e.send("go think");
+    let (_, lines) = e.expect("done", WAIT);
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info "))
+        .unwrap_or_else(|| panic!("no info in {lines:?}"));
+    let value = |key: &str| {
+        last.split(&format!(" {key}="))
+            .nth(1)
+            .map(|r| {
+                if let Some(q) = r.strip_prefix('"') {
+                    q.split('"').next().unwrap().to_string()
+                } else {
+                    r.split(' ').next().unwrap().to_string()
+                }
+            })
+            .unwrap_or_else(|| panic!("no {key} in {last}"))
+    };
+    let plies = 2 * (*d as u32).div_ceil(2) - 1;
+    assert_eq!(
+        value("score"),
+        format!("{}.{:02}", (10_000 - plies) / 100, (10_000 - plies) % 100),
+        "{last}"
+    );
+    assert!(
+        value("pv").split(' ').count() >= *d as usize,
+        "{d} plies to the conversion: {last}"
+    );
+    e.send("quit");
+}
+
+/// A root whose every move the tables value exactly is decided after the
+/// first plies: a `go movetime 2000` answers well before 2 s after a few
+/// depths (not 110 of the same line), and `go infinite` stops iterating
+/// but holds its `bestmove` until `stop`, as UCI requires.
+#[test]
+fn a_root_the_tables_decide_is_not_searched_again_and_again() {
+    let t = tables();
+    let samples = free_decided_positions(&t);
+    let (pos, _, _) = samples
+        .iter()
+        .find(|s| s.1 == Wdl::Win && s.2 >= 5)
+        .unwrap();
+    let text = shashki::fen::position_text(pos);
+    let base = tables_dir().parent().unwrap().to_str().unwrap().to_string();
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect("uciok", WAIT);
+    e.send(&format!("setoption name EGDB Path value {base}"));
+    e.send(&format!("position fen {text}"));
+    e.send("isready");
+    e.expect("readyok", WAIT);
+    let started = std::time::Instant::now();
+    e.send("go movetime 2000");
+    let (best, lines) = e.expect("bestmove", WAIT);
+    let took = started.elapsed();
+    let depths = lines.iter().filter(|l| l.starts_with("info depth")).count();
+    assert!(took < Duration::from_millis(1000), "{text}: {took:?}");
+    assert!(
+        (1..=3).contains(&depths),
+        "{text}: {depths} depths: {lines:?}"
+    );
+    // The move played keeps the win.
+    let mut game = Game::from_position(*pos);
+    game.play_text(best.split_whitespace().nth(1).unwrap())
+        .unwrap();
+    let child = *game.position();
+    assert!(
+        child.legal_moves().is_empty() || t.probe(&child) == Some(Wdl::Loss),
+        "{text}: {best}"
+    );
+    e.send("go infinite");
+    let mut early = Vec::new();
+    while let Ok(l) = e.recv(Duration::from_millis(700)) {
+        early.push(l);
+    }
+    assert!(
+        !early.iter().any(|l| l.starts_with("bestmove")),
+        "{text}: bestmove before stop: {early:?}"
+    );
+    let depths = early.iter().filter(|l| l.starts_with("info depth")).count();
+    assert!(
+        (1..=3).contains(&depths),
+        "{text}: {depths} depths: {early:?}"
+    );
+    e.send("stop");
+    e.expect("bestmove", Duration::from_secs(2));
+    e.send("quit");
+}

@@ -462,13 +462,16 @@ pub fn info_line(pos: &Position, info: &Info) -> String {
         Score::Win(n) => format!("win {n}"),
         Score::Loss(n) => format!("loss {n}"),
     };
+    // A table's win or loss, counted to the conversion (PROTOCOL.md).
+    let tb = if info.tb { " tb" } else { "" };
     let pv = notation::line_texts(pos, &info.pv);
     format!(
-        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} time {} hashfull {} tbhits {} pv {}",
+        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} time {} hashfull {} tbhits {} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,
         score,
+        tb,
         info.nodes,
         info.nps,
         info.time_ms,

@@ -170,6 +170,13 @@ mod tests {
         };
         assert_eq!(i.score, Some(Score::Win(4)));
         assert_eq!(i.score.unwrap().negate(), Score::Loss(4));
+        // The engine's table wins: `tb` after the score (moves to the
+        // conversion) is skipped, the win and what follows are read.
+        let l = parse("info depth 2 seldepth 2 multipv 1 score loss 7 tb nodes 40 nps 9 time 1 hashfull 0 tbhits 35 pv c3-d4 b6-a5");
+        let Line::Info(i) = l else { panic!() };
+        assert_eq!(i.score, Some(Score::Loss(7)));
+        assert_eq!((i.nodes, i.time), (Some(40), Some(1)));
+        assert_eq!(i.pv, ["c3-d4", "b6-a5"]);
     }
 
     #[test]
