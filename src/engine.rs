@@ -188,11 +188,24 @@ impl Engine {
         self.running.as_ref().is_some_and(|h| !h.is_finished())
     }
 
-    /// Whether a search runs whose result is not out yet: what the front
-    /// ends' commands wait for (a search whose result is out only hands
-    /// the searcher back).
+    /// Whether the search thread still runs: what the front ends' waiting
+    /// commands wait for. It ends just after its result is sent (`on_done`
+    /// has returned), so a command run once this is false comes after the
+    /// result's line.
     pub fn busy(&self) -> bool {
-        self.searching() && !self.delivered.load(Ordering::SeqCst)
+        self.searching()
+    }
+
+    /// A search thread that ended without its result (it panicked) is taken
+    /// back: `true`, once, so the front end can say so and answer for it.
+    pub fn failed(&mut self) -> bool {
+        let ended = self.running.as_ref().is_some_and(|h| h.is_finished());
+        if ended && !self.delivered.load(Ordering::SeqCst) {
+            self.join();
+            self.delivered.store(true, Ordering::SeqCst);
+            return true;
+        }
+        false
     }
 
     /// The searcher, once no search runs. While one runs, state changes are
@@ -200,7 +213,7 @@ impl Engine {
     fn idle(&mut self) -> Result<&mut Searcher, String> {
         // A search whose result is out is as good as over: its thread only
         // hands the searcher back.
-        if self.busy() {
+        if self.searching() && !self.delivered.load(Ordering::SeqCst) {
             return Err("a search is running; wait for its result or send stop first".into());
         }
         self.join();
@@ -213,7 +226,9 @@ impl Engine {
     /// Whether the running search ends only when told (infinite or
     /// pondering).
     pub fn open_ended(&self) -> bool {
-        self.busy() && (self.open_ended || self.pondering.is_some())
+        self.searching()
+            && !self.delivered.load(Ordering::SeqCst)
+            && (self.open_ended || self.pondering.is_some())
     }
 
     /// Wait for a finished search thread and take the searcher back.

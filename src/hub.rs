@@ -119,9 +119,10 @@
 //!   Scan, the engine may end any search by itself (at its maximum depth).
 //!   `go` on a position without a legal move is an error.
 //! * Commands are carried out in the order they arrive ([`crate::serve`]):
-//!   during a search `ponder-hit`, `stop` and `quit` act at once, `ping`
-//!   is answered at once when nothing waits (else in its turn), and the
-//!   rest waits for the search's `done`. `stop` and `ponder-hit` without a
+//!   `ponder-hit`, `stop` and `quit` act on the search they follow (the
+//!   running one at once, or the one a waiting `go` starts), `ping` is
+//!   answered at once when nothing waits (else in its turn), and the rest
+//!   waits for the search's `done`. `stop` and `ponder-hit` without a
 //!   running search are ignored.
 //! * Each completed iteration sends `info depth=<plies> seldepth=<plies>
 //!   score=<men> nodes=<n> time=<seconds> nps=<Mnodes/s> pv="<moves>"`.
@@ -1144,10 +1145,11 @@ impl Hub {
 }
 
 impl Server for Hub {
-    fn kind(&self, line: &str) -> Kind {
+    fn kind(line: &str) -> Kind {
         match line.split_whitespace().next() {
             Some("stop" | "ponder-hit" | "quit") => Kind::Now,
             Some("ping" | "hub") | None => Kind::Reply,
+            Some("go") => Kind::Search,
             Some(_) => Kind::Wait,
         }
     }

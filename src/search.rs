@@ -314,9 +314,13 @@ impl Searcher {
         self.weights.as_deref()
     }
 
-    /// Resize the table (its contents are lost). On error a 1 MiB table is
-    /// left in place (the old one, if even that is refused).
+    /// Resize the table (its contents are lost). A size larger than the
+    /// memory available (see [`TranspositionTable::fits`]) is refused and
+    /// the table stays as it is; on another error (the system refuses) a
+    /// 1 MiB table is left in place (the old one, if even that is refused).
     pub fn set_hash(&mut self, mib: usize) -> Result<(), String> {
+        // A size that cannot fit is refused with the old table in place.
+        TranspositionTable::fits(mib, self.tt.size_bytes() >> 20)?;
         // Free the old table first, so old and new need not fit together.
         self.tt = TranspositionTable::try_new(1)?;
         self.tt = TranspositionTable::try_new(mib)?;

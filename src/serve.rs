@@ -6,12 +6,16 @@
 //! out in the order they arrive, as Stockfish does it, so a script may write
 //! all its commands at once and gets every answer, in order. A command that
 //! sets up or starts something (`position`, `go`, `setoption`, ...) *waits*
-//! while a search runs, until that search's result is out. A few act *at
-//! once* on the running search (`stop`, `ponderhit`, `quit`, and Hub's
-//! `stop`, `ponder-hit`, `quit`). A reply-only command (`isready`, `uci`,
-//! Hub's `ping`) is answered at once when nothing waits, and otherwise in
-//! its turn, after the commands before it: `readyok` still means that
-//! everything sent before `isready` is done.
+//! while a search runs, until that search's result is out. The commands
+//! that act on a search (`stop`, `ponderhit`, `quit`, and Hub's `stop`,
+//! `ponder-hit`, `quit`) act on the search they follow: at once on the
+//! running one, unless a `go` waits (then they wait behind it, for the
+//! search it starts) and the running search will end by itself (an
+//! infinite or pondering one is stopped at once: nothing after it could
+//! run otherwise). A reply-only command (`isready`, `uci`, Hub's `ping`) is
+//! answered at once when nothing waits, and otherwise in its turn, after
+//! the commands before it: `readyok` still means that everything sent
+//! before `isready` is done.
 //!
 //! At the end of the input the waiting commands are still carried out: a
 //! search with limits runs to its end, an infinite or pondering one (which
@@ -25,11 +29,6 @@ use std::time::Duration;
 
 /// Longest input line read; longer lines are refused whole.
 pub const MAX_LINE: usize = 65_536;
-
-/// The most commands held while a search runs. Past it the input is not
-/// read on until some have run (the writer then waits on the pipe):
-/// nothing is dropped.
-pub const MAX_WAITING: usize = 100_000;
 
 /// How often held commands look whether the search has ended.
 const POLL: Duration = Duration::from_millis(1);
@@ -158,12 +157,15 @@ impl Reader {
 /// How a command is treated while a search runs (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
-    /// Acts on the running search at once (`stop`, `quit`).
+    /// Acts on a search (`stop`, `quit`): the running one at once, or the
+    /// one a waiting `go` starts (see the module docs).
     Now,
     /// Only replies: at once when nothing waits, else in its turn.
     Reply,
     /// Waits until the running search's result is out.
     Wait,
+    /// Starts a search (`go`); waits as [`Kind::Wait`].
+    Search,
 }
 
 /// What the loop should do after a command.
@@ -176,7 +178,7 @@ pub enum Flow {
 /// A protocol server, as the loop drives it.
 pub trait Server {
     /// How `line` is treated while a search runs.
-    fn kind(&self, line: &str) -> Kind;
+    fn kind(line: &str) -> Kind;
     /// Carry out one line.
     fn execute(&mut self, line: &str) -> Flow;
     /// Whether a search runs whose result is not out yet.
@@ -197,10 +199,13 @@ pub trait Server {
 /// Take one input line: carry it out now, or hold it until the running
 /// search ends; then carry out whatever held command can run.
 pub fn accept<S: Server>(s: &mut S, line: String) -> Flow {
-    let now = match s.kind(&line) {
-        Kind::Now => true,
+    let now = match S::kind(&line) {
+        Kind::Now => {
+            let search_waits = s.waiting().iter().any(|l| S::kind(l) == Kind::Search);
+            !search_waits || s.open_ended()
+        }
         Kind::Reply => s.waiting().is_empty(),
-        Kind::Wait => s.waiting().is_empty() && !s.busy(),
+        Kind::Wait | Kind::Search => s.waiting().is_empty() && !s.busy(),
     };
     if now {
         if s.execute(&line) == Flow::Quit {
@@ -212,9 +217,17 @@ pub fn accept<S: Server>(s: &mut S, line: String) -> Flow {
     run_ready(s)
 }
 
-/// Carry out the held commands, in order, as long as no search runs.
+/// Whether the first held command acts on a search (it runs even while
+/// the search it follows runs).
+fn now_first<S: Server>(s: &mut S) -> bool {
+    let first = s.waiting().front().cloned();
+    first.is_some_and(|l| S::kind(&l) == Kind::Now)
+}
+
+/// Carry out the held commands, in order, as long as no search runs (or
+/// the next one acts on the running search).
 pub fn run_ready<S: Server>(s: &mut S) -> Flow {
-    while !s.waiting().is_empty() && !s.busy() {
+    while !s.waiting().is_empty() && (now_first(s) || !s.busy()) {
         let line = s.waiting().pop_front().expect("not empty");
         if s.execute(&line) == Flow::Quit {
             return Flow::Quit;
@@ -228,7 +241,7 @@ pub fn run_ready<S: Server>(s: &mut S) -> Flow {
 /// search the same way.
 pub fn finish<S: Server>(s: &mut S) {
     loop {
-        if s.busy() {
+        if !now_first(s) && s.busy() {
             if s.open_ended() {
                 s.stop();
             } else {
@@ -249,13 +262,6 @@ pub fn finish<S: Server>(s: &mut S) {
 pub fn serve<S: Server>(s: &mut S, reader: &Reader) {
     loop {
         let holding = !s.waiting().is_empty();
-        if s.waiting().len() >= MAX_WAITING {
-            std::thread::sleep(POLL);
-            if run_ready(s) == Flow::Quit {
-                break;
-            }
-            continue;
-        }
         let flow = match reader.next(holding.then_some(POLL)) {
             None => run_ready(s),
             Some(Input::Line(line)) => accept(s, line),
@@ -289,10 +295,11 @@ mod tests {
     }
 
     impl Server for Fake {
-        fn kind(&self, line: &str) -> Kind {
+        fn kind(line: &str) -> Kind {
             match line.split_whitespace().next() {
                 Some("stop" | "quit") => Kind::Now,
                 Some("ping") => Kind::Reply,
+                Some("go") => Kind::Search,
                 _ => Kind::Wait,
             }
         }
@@ -375,6 +382,25 @@ mod tests {
     #[test]
     fn quit_stops_the_search_and_ends() {
         assert_eq!(run("go\npos a\nquit\npos b\n"), ["go", "quit", "result"]);
+    }
+
+    #[test]
+    fn stop_behind_a_waiting_go_is_for_the_search_it_starts() {
+        // The running search ends by itself: the stop is the second's.
+        assert_eq!(
+            run("go 30\ngo\nstop\npos a\n"),
+            ["go 30", "result", "go", "stop", "result", "pos a"]
+        );
+        // The running search would never end: the stop is for it.
+        assert_eq!(
+            run("go\npos a\ngo 3\nstop\n"),
+            ["go", "stop", "result", "pos a", "go 3", "result"]
+        );
+        // At the end of the input too.
+        assert_eq!(
+            run("go 30\ngo 1000000\nquit\n"),
+            ["go 30", "result", "go 1000000", "quit", "result"]
+        );
     }
 
     #[test]

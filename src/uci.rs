@@ -328,10 +328,11 @@ impl Uci {
 }
 
 impl Server for Uci {
-    fn kind(&self, line: &str) -> Kind {
+    fn kind(line: &str) -> Kind {
         match line.split_whitespace().next() {
             Some("stop" | "ponderhit" | "quit") => Kind::Now,
             Some("isready" | "uci") | None => Kind::Reply,
+            Some("go") => Kind::Search,
             Some(_) => Kind::Wait,
         }
     }
@@ -341,6 +342,11 @@ impl Server for Uci {
     }
 
     fn busy(&mut self) -> bool {
+        if self.engine.failed() {
+            // Every go gets its bestmove, even from a search that failed.
+            self.error("the search failed");
+            self.out.line("bestmove (none)");
+        }
         self.engine.busy()
     }
 
