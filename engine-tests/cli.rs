@@ -491,9 +491,16 @@ fn help_describes_the_engine_and_every_option() {
 
 /// Run the engine with `input` on its standard input; its standard output.
 fn engine_with_input(input: &str) -> String {
+    engine_with_args_and_input(&[], input)
+}
+
+/// Run `shashki <args>` with `input` on its standard input (then closed);
+/// its standard output. It must exit with success.
+pub fn engine_with_args_and_input(args: &[&str], input: &str) -> String {
     use std::io::Write;
     use std::process::Stdio;
     let mut child = Command::new(env!("CARGO_BIN_EXE_shashki"))
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

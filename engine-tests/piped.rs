@@ -4,34 +4,17 @@
 //! leaves no position; any hash size that fits is ready at once, and one
 //! that cannot fit is refused before any work.
 
-use crate::cli::shashki;
+use crate::cli::{engine_with_args_and_input, shashki};
 use crate::process::Engine;
 use shashki::game::Game;
 use shashki::{notation, Variant};
-use std::io::Write;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const PATIENCE: Duration = Duration::from_secs(60);
 
 /// Run the engine with `input` piped in and closed; its output lines.
 fn piped(args: &[&str], input: &str) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_shashki"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start the engine");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().expect("the engine ends");
-    assert!(out.status.success(), "{input:?}: {}", out.status);
-    String::from_utf8_lossy(&out.stdout)
+    engine_with_args_and_input(args, input)
         .lines()
         .map(str::to_string)
         .collect()

@@ -196,52 +196,23 @@ impl Player {
         let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
         let tail = Arc::clone(&stderr_tail);
         let stderr_reader = std::thread::spawn(move || {
-            let mut reader = BufReader::new(stderr);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match (&mut reader)
-                    .take(MAX_LINE as u64)
-                    .read_until(b'\n', &mut buf)
-                {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf).trim().to_string();
-                        if line.is_empty() {
-                            continue;
-                        }
-                        let mut t = tail.lock().unwrap_or_else(|p| p.into_inner());
-                        if t.len() == STDERR_LINES {
-                            t.pop_front();
-                        }
-                        t.push_back(line);
+            each_line(stderr, |line| {
+                let line = line.trim();
+                if !line.is_empty() {
+                    let mut t = tail.lock().unwrap_or_else(|p| p.into_inner());
+                    if t.len() == STDERR_LINES {
+                        t.pop_front();
                     }
+                    t.push_back(line.to_string());
                 }
-            }
+                true
+            })
         });
         // Bounded: an engine that floods its output waits for the runner
         // instead of filling the memory.
         let (tx, rx) = sync_channel(1024);
         std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                // A line longer than MAX_LINE is cut there (the rest comes as
-                // the next line): no endless line fills the memory.
-                match (&mut reader)
-                    .take(MAX_LINE as u64)
-                    .read_until(b'\n', &mut buf)
-                {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf).trim_end().to_string();
-                        if tx.send(line).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
+            each_line(stdout, |line| tx.send(line.trim_end().to_string()).is_ok())
         });
         let numbers = spec
             .options
@@ -798,6 +769,29 @@ fn read_hub_info(line: &str, r: &mut Report) {
     }
     if let Some(s) = hub_value(line, "score") {
         r.score = Some(s);
+    }
+}
+
+/// Call `f` with each line read from `input` (lossy UTF-8, its `\n` kept)
+/// until the input ends or `f` returns `false`. A line longer than
+/// `MAX_LINE` is cut there (the rest comes as the next line): no endless
+/// line fills the memory.
+fn each_line(input: impl Read, mut f: impl FnMut(&str) -> bool) {
+    let mut reader = BufReader::new(input);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match (&mut reader)
+            .take(MAX_LINE as u64)
+            .read_until(b'\n', &mut buf)
+        {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {
+                if !f(&String::from_utf8_lossy(&buf)) {
+                    return;
+                }
+            }
+        }
     }
 }
 
