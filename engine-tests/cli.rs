@@ -580,3 +580,38 @@ fn quit_stops_a_running_search_and_sends_its_result() {
     );
     assert!(start.elapsed().as_secs() < 30, "{:?}", start.elapsed());
 }
+
+/// README's browser GUI block starts the GUI from the release build it
+/// has just made (`--bin`: `-p shashki-gui` built the workspace a second
+/// time, with the GUI's features alone), and README says how long the
+/// tests take on a 2-core machine.
+#[test]
+fn readme_starts_the_gui_from_the_release_build_and_gives_the_test_time() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    let gui = readme
+        .split("### Browser GUI")
+        .nth(1)
+        .and_then(|r| r.split("```sh").nth(1))
+        .and_then(|r| r.split("```").next())
+        .expect("a shell block in the Browser GUI section");
+    let build = gui
+        .find("cargo build --release")
+        .unwrap_or_else(|| panic!("no release build in {gui}"));
+    let run = gui
+        .find("cargo run --release --bin shashki-gui")
+        .expect("the GUI run with --bin");
+    assert!(build < run, "{gui}");
+    assert!(
+        !readme.contains("cargo run --release -p shashki-gui"),
+        "a second build"
+    );
+    let tests = readme
+        .split("## Tests and benchmarks")
+        .nth(1)
+        .expect("a test section");
+    assert!(
+        tests.contains("2-core") && tests.contains(" min "),
+        "the test time on a 2-core machine"
+    );
+}
