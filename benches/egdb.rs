@@ -4,7 +4,7 @@
 //! The tables probed:
 //!
 //! * `$SHASHKI_EGDB_BENCH`, when it is set: a folder of Russian tables,
-//!   such as the five-piece ones (`SHASHKI_EGDB_BENCH=/work/egdb5/russian
+//!   such as the five-piece ones (`SHASHKI_EGDB_BENCH=$HOME/egdb5/russian
 //!   cargo bench --bench egdb`); the positions are drawn from its largest
 //!   complete piece count;
 //! * otherwise the Russian tables up to four pieces, built first into a

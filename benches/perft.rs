@@ -22,8 +22,7 @@
 //! * `movegen/<variant>/...`: `movegen::generate` over a fixed set of
 //!   positions; throughput is positions per second ("elem/s").
 //! * `perft/speed-suite/d10`: the 13 positions of KestoG 1.1's perft suite
-//!   (`../shared/testdata/speed-suite.txt`, read at run time from
-//!   `$SHASHKI_SHARED` or `../shared` as the tests do), each to its depth
+//!   (`engine-tests/testdata/speed-suite.txt`, read at run time), each to its depth
 //!   (10) with `perft::perft` on the bench thread, one after the other: one
 //!   time for the whole suite, to set against KestoG's 1.25 s (target: under
 //!   0.417 s, a third of it). `perft/speed-suite-each/<name>/d10` times each
@@ -53,20 +52,20 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 /// Russian start-position perft, distinct moves
-/// (/work/shared/testdata/perft.txt).
+/// (engine-tests/testdata/perft.txt).
 const RUSSIAN_START_D8: u64 = 929_899;
 const RUSSIAN_START_D10: u64 = 22_444_032;
 const RUSSIAN_START_D11: u64 = 110_917_189;
 const RUSSIAN_START_D12: u64 = 544_770_444;
 
-/// Adiyukh-80 start-position perft at depth 6 (/work/shared/testdata/perft.txt
-/// and rules/adiyukh.md).
+/// Adiyukh-80 start-position perft at depth 6 (engine-tests/testdata/perft.txt
+/// and docs/rules/adiyukh.md).
 const ADIYUKH80_START_D6: u64 = 168_158;
 
 /// Position text and its number of distinct legal moves (perft depth 1).
 type Counted = (&'static str, usize);
 
-/// Positions of /work/shared/testdata/perft.txt with their depth-1 counts,
+/// Positions of engine-tests/testdata/perft.txt with their depth-1 counts,
 /// per variant.
 const RUSSIAN_POSITIONS: &[Counted] = &[
     (
@@ -223,7 +222,7 @@ fn perft_russian(c: &mut Criterion) {
 
 fn perft_adiyukh80(c: &mut Criterion) {
     let pos = Position::start(Variant::Adiyukh80);
-    // Depth 6 is the deepest published reference (rules/adiyukh.md).
+    // Depth 6 is the deepest published reference (docs/rules/adiyukh.md).
     let mut g = c.benchmark_group("perft/adiyukh-80-start/d6");
     g.sample_size(10)
         .warm_up_time(Duration::from_secs(1))
@@ -293,17 +292,6 @@ fn movegen_sets(c: &mut Criterion) {
     }
 }
 
-/// The shared folder (rule book and test data): `$SHASHKI_SHARED` if set,
-/// otherwise `../shared` beside this crate, as the tests find it.
-fn shared_dir() -> PathBuf {
-    match std::env::var_os("SHASHKI_SHARED") {
-        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
-        _ => PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("..")
-            .join("shared"),
-    }
-}
-
 /// One position of the speed suite: its name, the position and the depth.
 struct SuiteEntry {
     name: String,
@@ -313,13 +301,10 @@ struct SuiteEntry {
 
 /// The speed suite, `testdata/speed-suite.txt` (`variant;name;position;depth`).
 fn speed_suite() -> Vec<SuiteEntry> {
-    let path = shared_dir().join("testdata").join("speed-suite.txt");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "cannot read {} ({e}); set SHASHKI_SHARED to the shared folder",
-            path.display()
-        )
-    });
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("engine-tests/testdata/speed-suite.txt");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {} ({e})", path.display()));
     let mut suite = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();

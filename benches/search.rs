@@ -6,7 +6,7 @@
 //! What is measured (group/function names say it):
 //! * `search/<variant>/nps-depth-<d>/<position>`: one fixed-depth search on
 //!   one thread from a fresh 16 MiB searcher, over the start position and
-//!   middlegames of /work/shared/testdata/perft.txt (plus one reached by a
+//!   middlegames of engine-tests/testdata/perft.txt (plus one reached by a
 //!   fixed opening line). The throughput is the search's node count, taken
 //!   once before timing (a 1-thread search is deterministic), so criterion
 //!   prints nodes per second as "elem/s". For the variants that evaluate

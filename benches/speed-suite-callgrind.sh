@@ -1,6 +1,6 @@
 #!/bin/sh
 # Instructions executed by the perft speed suite (the positions of
-# ../shared/testdata/speed-suite.txt, each to its depth, one thread), as
+# engine-tests/testdata/speed-suite.txt, each to its depth, one thread), as
 # counted by valgrind's callgrind: repeatable on a busy machine where the
 # criterion times (`cargo bench --bench perft -- speed-suite`) are not.
 #
@@ -9,12 +9,10 @@
 #   each position's node count and instructions, then the totals. Each
 #   position runs as its own `shashki perft` process, start-up included
 #   (about 0.3 M instructions each). Takes about a minute at depth 10.
-#   $SHASHKI_SHARED names the shared folder (default ../shared).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
-shared=${SHASHKI_SHARED:-$root/../shared}
-suite="$shared/testdata/speed-suite.txt"
-[ -r "$suite" ] || { echo "error: cannot read $suite; set SHASHKI_SHARED to the shared folder" >&2; exit 2; }
+suite="$root/engine-tests/testdata/speed-suite.txt"
+[ -r "$suite" ] || { echo "error: cannot read $suite" >&2; exit 2; }
 command -v valgrind >/dev/null || { echo "error: valgrind is not installed" >&2; exit 2; }
 cargo build --release --quiet --manifest-path "$root/Cargo.toml"
 bin="$root/target/release/shashki"

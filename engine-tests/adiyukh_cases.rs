@@ -6,7 +6,7 @@
 //! the complete set of legal moves, compared order-insensitively with the
 //! texts `notation::move_text` prints (full landing path for captures).
 
-use crate::common::{legal_set, position, read_shared};
+use crate::common::{legal_set, position, read_repo};
 use shashki::{notation, Color, Piece, Position, Tower, Variant};
 use std::collections::BTreeSet;
 
@@ -389,7 +389,7 @@ fn replay(moves: &[String], full_notation: bool) -> Position {
 
 #[test]
 fn example_game_seed_001() {
-    let text = read_shared("testdata/adiyukh-example-game.txt");
+    let text = read_repo("engine-tests/testdata/adiyukh-example-game.txt");
     let mut full = Vec::new();
     let mut short = Vec::new();
     for line in text.lines() {

@@ -615,3 +615,55 @@ fn readme_starts_the_gui_from_the_release_build_and_gives_the_test_time() {
         "the test time on a 2-core machine"
     );
 }
+
+/// The repository stands on its own: no file of it reads or names the
+/// shared folder beside it, or a path of the machine it was written on
+/// (its rule book is `docs/rules/`, its test data `engine-tests/testdata/`).
+#[test]
+fn the_repository_names_nothing_outside_itself() {
+    let top = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    // Spelt in two parts, so that this file does not name them itself.
+    let needles = [
+        format!("{}{}", "..", "/shared"),
+        format!("{}{}", "/wo", "rk/"),
+    ];
+    let mut files = 0;
+    let mut stack = vec![top.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("read_dir").flatten() {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if path.is_dir() {
+                let skipped = name.starts_with('.') || name.starts_with("target") || name == "out";
+                if !skipped || name == ".ci" {
+                    stack.push(path);
+                }
+                continue;
+            }
+            let kinds = ["rs", "sh", "py", "md", "toml", "js", "html"];
+            let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+            if !kinds.contains(&ext) && name != "run" {
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            files += 1;
+            for needle in &needles {
+                assert!(
+                    !text.contains(needle.as_str()),
+                    "{} names '{needle}'",
+                    path.strip_prefix(&top).unwrap_or(&path).display()
+                );
+            }
+        }
+    }
+    assert!(files > 100, "{files} files read");
+    for must in [
+        "docs/rules/README.md",
+        "docs/rules/russian.md",
+        "engine-tests/testdata/perft.txt",
+    ] {
+        assert!(top.join(must).is_file(), "{must}");
+    }
+}

@@ -1,5 +1,6 @@
-//! Helpers shared by the test modules: where the shared folder is, and small
-//! shorthands for building positions and reading squares.
+//! Helpers shared by the test modules: reading the rule book and the test
+//! data the repository carries, and small shorthands for building
+//! positions and reading squares.
 
 use shashki::{fen, notation, Position, Variant};
 use std::collections::BTreeSet;
@@ -7,26 +8,12 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::Command;
 
-/// The shared folder (rule book and test data): `$SHASHKI_SHARED` if set,
-/// otherwise `CARGO_MANIFEST_DIR/../shared`.
-pub fn shared_dir() -> PathBuf {
-    match std::env::var_os("SHASHKI_SHARED") {
-        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
-        _ => PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("..")
-            .join("shared"),
-    }
-}
-
-/// Read a file of the shared folder, with a clear message when it is missing.
-pub fn read_shared(relative: &str) -> String {
-    let path = shared_dir().join(relative);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "cannot read {} ({e}); set SHASHKI_SHARED to the shared folder",
-            path.display()
-        )
-    })
+/// Read a file of the repository (the rule book `docs/rules/`, the test
+/// data `engine-tests/testdata/`), by its path from the repository's top.
+pub fn read_repo(relative: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(relative);
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {} ({e})", path.display()))
 }
 
 /// Parse position text that the test knows to be valid.

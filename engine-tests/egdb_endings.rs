@@ -5,7 +5,7 @@
 //! classical endings are looked up: three kings against a king (rules 7.2.4
 //! and 7.2.7, Petrov's triangle), two kings against a king (7.2.8), a race
 //! of men, and a capture where Brazilian and Russian differ. Each expected
-//! value comes from the rule book (`../shared/rules/`) and the theory of the
+//! value comes from the rule book (`docs/rules/`) and the theory of the
 //! ending, argued in a comment beside the position; none is taken from the
 //! program.
 //!

@@ -3,19 +3,11 @@
 
 use shashki::game::{EndReason, Game, GameResult};
 use shashki::{fen, Variant};
-use std::path::PathBuf;
-
-fn shared() -> PathBuf {
-    std::env::var_os("SHASHKI_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"))
-}
 
 /// The moves of one notation of the example game: the full notation is the
 /// uncommented lines; the short notation the comment line starting `# 1.`.
 fn example_game(short: bool) -> Vec<String> {
-    let path = shared().join("testdata/adiyukh-example-game.txt");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let text = crate::common::read_repo("engine-tests/testdata/adiyukh-example-game.txt");
     let lines: Vec<&str> = if short {
         text.lines()
             .filter_map(|l| l.strip_prefix("# 1.").map(|_| &l[2..]))
@@ -27,8 +19,7 @@ fn example_game(short: bool) -> Vec<String> {
     };
     assert!(
         !lines.is_empty(),
-        "no game text found in {}",
-        path.display()
+        "no game text found in engine-tests/testdata/adiyukh-example-game.txt"
     );
     lines
         .iter()

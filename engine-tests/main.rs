@@ -1,5 +1,6 @@
 //! Integration tests of the `shashki` library against the rule book
-//! (`../shared/rules/`) and the shared test data (`../shared/testdata/`).
+//! (`docs/rules/`) and the test data (`engine-tests/testdata/`), both
+//! carried by the repository.
 //!
 //! Each concern lives in its own file; this file only wires them together.
 

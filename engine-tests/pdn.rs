@@ -3,7 +3,7 @@
 //! pydraughts and in lidraughts' export format, our files read by pydraughts,
 //! and random input that must never panic.
 
-use crate::common::{position, pydraughts_or_skip, read_shared};
+use crate::common::{position, pydraughts_or_skip, read_repo};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -162,7 +162,7 @@ fn writer_layout() {
 
 #[test]
 fn adiyukh_example_game_round_trips() {
-    let text = read_shared("testdata/adiyukh-example-game.txt");
+    let text = read_repo("engine-tests/testdata/adiyukh-example-game.txt");
     // The seed's full notation (the lines that are not comments) is itself
     // PDN movetext.
     let movetext: String = text

@@ -5,7 +5,7 @@
 //! lines up to 50 million leaves serially with `perft::perft`, larger ones
 //! with `perft::perft_parallel` (rayon).
 
-use crate::common::{position, read_shared};
+use crate::common::{position, read_repo};
 use shashki::{notation, perft, Position, Variant};
 
 /// Lines with more leaves than this are counted on rayon's pool.
@@ -37,7 +37,7 @@ impl PerftLine {
 }
 
 fn perft_lines() -> Vec<PerftLine> {
-    let text = read_shared("testdata/perft.txt");
+    let text = read_repo("engine-tests/testdata/perft.txt");
     let mut lines = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
@@ -257,7 +257,7 @@ fn numbers_in(text: &str) -> Vec<u64> {
 /// The rule file must still print the series the test hard-codes (guards
 /// against a silently edited rule book).
 fn assert_rule_text_has_series(file: &str, after: &str, series: &[u64]) {
-    let text = read_shared(file);
+    let text = read_repo(file);
     let at = text
         .find(after)
         .unwrap_or_else(|| panic!("{file}: section {after:?} not found"));
@@ -285,29 +285,33 @@ fn check_series(variant: Variant, series: &[u64], source: &str) {
 
 #[test]
 fn russian_published_series() {
-    assert_rule_text_has_series("rules/russian.md", "## Perft", &RUSSIAN_PUBLISHED);
-    check_series(Variant::Russian, &RUSSIAN_PUBLISHED, "rules/russian.md");
+    assert_rule_text_has_series("docs/rules/russian.md", "## Perft", &RUSSIAN_PUBLISHED);
+    check_series(
+        Variant::Russian,
+        &RUSSIAN_PUBLISHED,
+        "docs/rules/russian.md",
+    );
 }
 
 #[test]
 fn brazilian_published_series() {
-    assert_rule_text_has_series("rules/brazilian.md", "## Perft", &BRAZILIAN_PUBLISHED);
+    assert_rule_text_has_series("docs/rules/brazilian.md", "## Perft", &BRAZILIAN_PUBLISHED);
     check_series(
         Variant::Brazilian,
         &BRAZILIAN_PUBLISHED,
-        "rules/brazilian.md",
+        "docs/rules/brazilian.md",
     );
 }
 
 #[test]
 fn adiyukh_published_series() {
     assert_rule_text_has_series(
-        "rules/adiyukh.md",
+        "docs/rules/adiyukh.md",
         "**Perft from the start**",
         &ADIYUKH64_PUBLISHED,
     );
     assert_rule_text_has_series(
-        "rules/adiyukh.md",
+        "docs/rules/adiyukh.md",
         "**Perft from the start**",
         &ADIYUKH80_PUBLISHED,
     );
@@ -338,7 +342,7 @@ fn plain_perft(pos: &Position, depth: u32) -> u64 {
 /// The positions of `testdata/speed-suite.txt` (`variant;name;position;depth`),
 /// as (name, position, depth).
 fn speed_suite() -> Vec<(String, Position, u32)> {
-    let text = read_shared("testdata/speed-suite.txt");
+    let text = read_repo("engine-tests/testdata/speed-suite.txt");
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();

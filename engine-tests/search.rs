@@ -724,7 +724,7 @@ fn a_single_legal_move_is_returned_at_once_with_depth_zero() {
 // ---------------------------------------------------------------------------
 
 /// Middlegame positions per variant (start positions and
-/// /work/shared/testdata/perft.txt).
+/// engine-tests/testdata/perft.txt).
 fn determinism_positions() -> Vec<(Variant, &'static str)> {
     vec![
         (RUSSIAN, RUSSIAN.start_fen()),

@@ -141,13 +141,6 @@ fn assert_error(status: u16, v: &Value, want_status: u16, contains: &str) {
     assert!(msg.contains(contains), "'{msg}' does not say '{contains}'");
 }
 
-fn shared() -> PathBuf {
-    match std::env::var_os("SHASHKI_SHARED") {
-        Some(d) if !d.is_empty() => PathBuf::from(d),
-        _ => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared"),
-    }
-}
-
 // ------------------------------------------------------------ positions and moves
 
 #[tokio::test]
@@ -158,8 +151,10 @@ async fn legal_moves_match_the_perft_file_at_depth_one() {
     assert_eq!(start["legal"].as_array().unwrap().len(), 7);
     assert_eq!(start["side"], "white");
     assert!(start["svg"].as_str().unwrap().starts_with("<svg"));
-    let text = std::fs::read_to_string(shared().join("testdata/perft.txt"))
-        .expect("../shared/testdata/perft.txt (set SHASHKI_SHARED)");
+    let text = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../engine-tests/testdata/perft.txt"),
+    )
+    .expect("engine-tests/testdata/perft.txt");
     let mut checked = 0;
     for line in text
         .lines()
