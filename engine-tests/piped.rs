@@ -142,6 +142,26 @@ fn a_stop_behind_a_waiting_go_stops_that_search() {
     assert!(e.close().success());
 }
 
+/// A stop held behind a command that waits for an infinite search ends
+/// that search (else everything behind it would wait for ever).
+#[test]
+fn a_stop_held_behind_an_infinite_search_ends_it() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go depth 11");
+    e.send("go infinite");
+    e.send("position startpos moves c3-d4");
+    e.send("stop");
+    e.send("go depth 3");
+    e.send("isready");
+    for _ in 0..3 {
+        e.expect("bestmove", PATIENCE);
+    }
+    let (_, before) = e.expect("readyok", PATIENCE);
+    assert!(!before.iter().any(|l| l.contains("error")), "{before:?}");
+    assert!(e.close().success());
+}
+
 #[test]
 fn hub_commands_written_at_once_all_get_their_answers() {
     let out = piped(

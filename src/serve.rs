@@ -225,10 +225,24 @@ fn now_first<S: Server>(s: &mut S) -> bool {
 }
 
 /// Carry out the held commands, in order, as long as no search runs (or
-/// the next one acts on the running search).
+/// the next one acts on the running search). An infinite or pondering
+/// search that a held command waits for is acted on by the first `stop`,
+/// `ponderhit` or `quit` held anywhere behind it: nothing else could end
+/// it, and everything behind it would wait for ever.
 pub fn run_ready<S: Server>(s: &mut S) -> Flow {
-    while !s.waiting().is_empty() && (now_first(s) || !s.busy()) {
-        let line = s.waiting().pop_front().expect("not empty");
+    while !s.waiting().is_empty() {
+        let line = if now_first(s) || !s.busy() {
+            s.waiting().pop_front()
+        } else if s.open_ended() {
+            let at = s.waiting().iter().position(|l| S::kind(l) == Kind::Now);
+            match at {
+                Some(i) => s.waiting().remove(i),
+                None => break,
+            }
+        } else {
+            break;
+        };
+        let line = line.expect("a held line");
         if s.execute(&line) == Flow::Quit {
             return Flow::Quit;
         }
@@ -237,21 +251,23 @@ pub fn run_ready<S: Server>(s: &mut S) -> Flow {
 }
 
 /// The input has ended: carry out every held command, letting searches
-/// with limits finish and stopping open-ended ones, then settle the last
-/// search the same way.
+/// with limits finish and stopping open-ended ones that nothing held
+/// behind them acts on, then settle the last search the same way.
 pub fn finish<S: Server>(s: &mut S) {
     loop {
-        if !now_first(s) && s.busy() {
+        if run_ready(s) == Flow::Quit {
+            return;
+        }
+        // What is still held waits for the running search (or nothing is
+        // held, and this is the last one).
+        if s.busy() {
             if s.open_ended() {
                 s.stop();
             } else {
                 s.wait();
             }
         }
-        let Some(line) = s.waiting().pop_front() else {
-            return;
-        };
-        if s.execute(&line) == Flow::Quit {
+        if s.waiting().is_empty() {
             return;
         }
     }
@@ -395,6 +411,12 @@ mod tests {
         assert_eq!(
             run("go\npos a\ngo 3\nstop\n"),
             ["go", "stop", "result", "pos a", "go 3", "result"]
+        );
+        // A stop held behind a command that waits for an infinite
+        // search ends that search.
+        assert_eq!(
+            run("go 30\ngo\npos a\nstop\n"),
+            ["go 30", "result", "go", "stop", "result", "pos a"]
         );
         // At the end of the input too.
         assert_eq!(
