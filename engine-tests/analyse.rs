@@ -2,7 +2,6 @@
 //! blunder and a malformed game; JSON lines and annotated PDN out.
 
 use shashki::{pdn, Variant};
-use std::process::Command;
 
 const FILE: &str = r#"[Event "quiet"]
 [White "a"]
@@ -35,7 +34,7 @@ fn analyse(args: &[&str]) -> (bool, String, String) {
     let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let file = dir.join(format!("in-{run}.pdn"));
     std::fs::write(&file, FILE).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_shashki"))
+    let out = crate::common::shashki_command()
         .arg("analyse")
         .arg(&file)
         .args(args)
@@ -139,7 +138,7 @@ fn bad_analyse_arguments_are_errors() {
     assert!(!ok && stderr.contains("--multipv"), "{stderr}");
     let (ok, _, stderr) = analyse(&["--inaccuracy", "500"]);
     assert!(!ok && stderr.contains("thresholds"), "{stderr}");
-    let out = Command::new(env!("CARGO_BIN_EXE_shashki"))
+    let out = crate::common::shashki_command()
         .args(["analyse", "/nonexistent/x.pdn"])
         .output()
         .unwrap();
@@ -180,7 +179,7 @@ fn a_file_that_is_not_pdn_is_one_line() {
         ),
     ];
     for (file, want) in cases {
-        let run = Command::new(env!("CARGO_BIN_EXE_shashki"))
+        let run = crate::common::shashki_command()
             .arg("analyse")
             .arg(&file)
             .args(["--depth", "1", "--out"])
@@ -205,7 +204,7 @@ fn a_file_that_is_not_pdn_is_one_line() {
     }
     // PDN with one malformed game: the game's own error, then the summary.
     let broken = write("broken.pdn", b"[Event \"e\"]\n\n1. c3-d4 c3-d4 *\n");
-    let run = Command::new(env!("CARGO_BIN_EXE_shashki"))
+    let run = crate::common::shashki_command()
         .arg("analyse")
         .arg(&broken)
         .args(["--depth", "1"])
@@ -231,7 +230,7 @@ fn analyse_reads_windows_1251_and_named_encodings() {
     let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("engine-tests/data/cp1251-russian.pdn");
     let run = |file: &std::path::Path, extra: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_shashki"))
+        let out = crate::common::shashki_command()
             .arg("analyse")
             .arg(file)
             .args(["--depth", "2"])

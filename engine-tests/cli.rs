@@ -9,7 +9,7 @@ use std::process::Command;
 pub fn shashki(args: &[&str]) -> (i32, String, String) {
     use std::io::Read;
     use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_shashki"))
+    let mut child = crate::common::shashki_command()
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -166,6 +166,7 @@ fn a_table_the_system_refuses_is_an_error_not_a_panic() {
     ];
     for cmd in commands {
         let out = Command::new("sh")
+            .env("SHASHKI_EGDB", crate::common::no_tables())
             .arg("-c")
             .arg("ulimit -v 400000 && exec \"$0\" \"$@\"")
             .arg(env!("CARGO_BIN_EXE_shashki"))
@@ -499,7 +500,7 @@ fn engine_with_input(input: &str) -> String {
 pub fn engine_with_args_and_input(args: &[&str], input: &str) -> String {
     use std::io::Write;
     use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_shashki"))
+    let mut child = crate::common::shashki_command()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

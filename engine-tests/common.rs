@@ -8,6 +8,22 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::Command;
 
+/// The folder the engines that tests start take for their endgame tables
+/// (`SHASHKI_EGDB`): one that does not exist, so that tables a user built
+/// in the default folder never change what a test sees. Tests of the
+/// tables name their own.
+pub fn no_tables() -> PathBuf {
+    std::env::temp_dir().join("shashki-tests-no-egdb")
+}
+
+/// `shashki` of this build, to be run with arguments: without endgame
+/// tables (see [`no_tables`]).
+pub fn shashki_command() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_shashki"));
+    c.env("SHASHKI_EGDB", no_tables());
+    c
+}
+
 /// Read a file of the repository (the rule book `docs/rules/`, the test
 /// data `engine-tests/testdata/`), by its path from the repository's top.
 pub fn read_repo(relative: &str) -> String {

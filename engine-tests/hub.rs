@@ -805,6 +805,7 @@ fn hub_pydraughts_plays_whole_games() {
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("engine-tests/pydraughts_games.py");
     let started = Instant::now();
     let out = Command::new(&python)
+        .env("SHASHKI_EGDB", crate::common::no_tables())
         .arg(&script)
         .arg(env!("CARGO_BIN_EXE_shashki"))
         .output()

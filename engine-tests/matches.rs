@@ -20,7 +20,7 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn run_match(args: &[&str]) -> (Output, String) {
-    let out = Command::new(shashki())
+    let out = crate::common::shashki_command()
         .arg("match")
         .args(args)
         .output()
@@ -148,6 +148,7 @@ fn twenty_game_match_writes_pdn_that_reads_back() {
     if let Some(python) = crate::common::pydraughts_or_skip("match PDN in pydraughts") {
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("engine-tests/pdn_pydraughts.py");
         let out = Command::new(python)
+            .env("SHASHKI_EGDB", crate::common::no_tables())
             .arg(script)
             .arg("read")
             .arg(&pdn_path)
@@ -624,7 +625,7 @@ fn ctrl_c_prints_the_score_keeps_the_pdn_and_ends_the_engines() {
     let engine1 = format!("env {mark} '{}'", shashki());
     let engine2 = format!("env {mark} sh -c \"'{}'; sleep 60\"", shashki());
     let pdn_path = scratch("ctrl-c.pdn");
-    let mut child = Command::new(shashki())
+    let mut child = crate::common::shashki_command()
         .args([
             "match",
             "--variant",

@@ -373,6 +373,7 @@ fn lidraughts_samples_load() {
 fn run_script(python: &PathBuf, args: &[&str]) -> String {
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("engine-tests/pdn_pydraughts.py");
     let out = Command::new(python)
+        .env("SHASHKI_EGDB", crate::common::no_tables())
         .arg(&script)
         .args(args)
         .output()

@@ -20,7 +20,12 @@ impl Engine {
     /// The engine started with these command-line arguments.
     pub fn start_with(args: &[&str]) -> Engine {
         let mut command = Command::new(env!("CARGO_BIN_EXE_shashki"));
-        command.args(args);
+        // Without endgame tables: a folder that does not exist, not the
+        // user's default one (see common::no_tables).
+        command.args(args).env(
+            "SHASHKI_EGDB",
+            std::env::temp_dir().join("shashki-tests-no-egdb"),
+        );
         Engine::spawn(command)
     }
 

@@ -5,7 +5,6 @@
 use crate::common::position;
 use shashki::svg::{svg, svg_with, SvgOptions};
 use shashki::{Position, Variant};
-use std::process::Command;
 
 /// A small XML well-formedness check: balanced and properly nested
 /// elements, quoted attributes, no stray `<` or `&`, one root element.
@@ -214,7 +213,7 @@ fn show_writes_the_picture() {
     let dir = std::env::temp_dir().join(format!("shashki-svg-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("pos.svg");
-    let out = Command::new(env!("CARGO_BIN_EXE_shashki"))
+    let out = crate::common::shashki_command()
         .args(["show", "--variant", "adiyukh-80", "--svg"])
         .arg(&file)
         .output()
@@ -226,7 +225,7 @@ fn show_writes_the_picture() {
     check_xml(&text).unwrap();
     assert_eq!(count(&text, "class=\"piece tower"), 30);
 
-    let out = Command::new(env!("CARGO_BIN_EXE_shashki"))
+    let out = crate::common::shashki_command()
         .args(["show", "--svg"])
         .arg(dir.join("no/such/dir/x.svg"))
         .output()

@@ -148,7 +148,7 @@ fn d_and_show_write_results_as_2_0_1_1_0_2() {
     e.close();
 
     let show = |variant: &str, fen: &str| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_shashki"))
+        let out = crate::common::shashki_command()
             .args(["show", "--variant", variant, "--fen", fen])
             .output()
             .expect("run shashki show");

@@ -18,7 +18,17 @@ use std::time::{Duration, Instant};
 static TURN: Mutex<()> = Mutex::new(());
 
 fn turn() -> MutexGuard<'static, ()> {
-    TURN.lock().unwrap_or_else(|p| p.into_inner())
+    let turn = TURN.lock().unwrap_or_else(|p| p.into_inner());
+    // Without endgame tables (a folder that does not exist), whatever a
+    // user built in the default folder: set before the library's engine
+    // is first made, and under the lock, so no other test reads it then.
+    if std::env::var_os("SHASHKI_EGDB").is_none() {
+        std::env::set_var(
+            "SHASHKI_EGDB",
+            std::env::temp_dir().join("shashki-tests-no-egdb"),
+        );
+    }
+    turn
 }
 
 /// `enginecommand`: (return value, reply).

@@ -65,6 +65,10 @@ fn pydraughts_checkerboard_engine_plays_whole_games() {
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/pydraughts_cb_games.py");
     let started = Instant::now();
     let out = Command::new(&python)
+        .env(
+            "SHASHKI_EGDB",
+            std::env::temp_dir().join("shashki-tests-no-egdb"),
+        )
         .arg(&script)
         .arg(&lib)
         .output()

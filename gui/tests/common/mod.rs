@@ -11,6 +11,15 @@ use std::sync::OnceLock;
 pub fn engine_path() -> PathBuf {
     static PATH: OnceLock<PathBuf> = OnceLock::new();
     PATH.get_or_init(|| {
+        // The engines the server starts inherit this: no endgame tables (a
+        // folder that does not exist), whatever a user built in the
+        // default folder.
+        if std::env::var_os("SHASHKI_EGDB").is_none() {
+            std::env::set_var(
+                "SHASHKI_EGDB",
+                std::env::temp_dir().join("shashki-tests-no-egdb"),
+            );
+        }
         let exe = std::env::current_exe().expect("test binary path");
         if let Ok(p) = shashki_gui::engine_beside(&exe) {
             return p;
