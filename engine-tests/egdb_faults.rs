@@ -8,7 +8,7 @@
 //! as a full disk does after so many bytes.
 
 use crate::egdb::{built, scratch};
-use crate::egdb_folders::{command, files, run};
+use crate::egdb_folders::{build_command, files, run};
 use shashki::Variant;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -19,19 +19,7 @@ use std::time::{Duration, Instant};
 /// files by name.
 fn three_pieces(home: &Path) -> BTreeMap<String, Vec<u8>> {
     let dir = home.join("whole");
-    let (code, _, err) = run(command(
-        &[
-            "egdb",
-            "build",
-            "--pieces",
-            "3",
-            "--dir",
-            dir.to_str().unwrap(),
-        ],
-        home,
-        None,
-        &[],
-    ));
+    let (code, _, err) = run(build_command(home, None, "3", &dir, &[]));
     assert_eq!(code, 0, "{err}");
     files(&dir)
 }
@@ -75,19 +63,7 @@ fn stopped_on_a_full_disk(
 /// exactly the files of `whole`.
 #[track_caller]
 fn resumes_to(home: &Path, dir: &Path, whole: &BTreeMap<String, Vec<u8>>, pieces: &str) {
-    let (code, _, err) = run(command(
-        &[
-            "egdb",
-            "build",
-            "--pieces",
-            pieces,
-            "--dir",
-            dir.to_str().unwrap(),
-        ],
-        home,
-        None,
-        &[],
-    ));
+    let (code, _, err) = run(build_command(home, None, pieces, dir, &[]));
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("present, checked"), "nothing was kept: {err}");
     let got = files(dir);
@@ -110,24 +86,12 @@ fn a_killed_build_resumes_to_the_same_bytes() {
     let home = scratch("faults-kill");
     let dir = home.join("T");
     std::fs::create_dir_all(&home).unwrap();
-    let mut child = command(
-        &[
-            "egdb",
-            "build",
-            "--pieces",
-            "4",
-            "--dir",
-            dir.to_str().unwrap(),
-        ],
-        &home,
-        None,
-        &[],
-    )
-    .stdin(Stdio::null())
-    .stdout(Stdio::null())
-    .stderr(Stdio::null())
-    .spawn()
-    .unwrap();
+    let mut child = build_command(&home, None, "4", &dir, &[])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
     let values = |names: &[String]| names.iter().filter(|n| n.ends_with(".egdb")).count();
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
@@ -177,17 +141,11 @@ fn a_build_on_a_full_disk_stops_and_resumes() {
     std::fs::create_dir_all(&home).unwrap();
     let whole = three_pieces(&home);
     let dir = home.join("T");
-    let result = run(command(
-        &[
-            "egdb",
-            "build",
-            "--pieces",
-            "3",
-            "--dir",
-            dir.to_str().unwrap(),
-        ],
+    let result = run(build_command(
         &home,
         None,
+        "3",
+        &dir,
         &[("SHASHKI_EGDB_FAIL_AFTER_BYTES", "60000")],
     ));
     stopped_on_a_full_disk(result, &dir, &whole);
@@ -228,19 +186,7 @@ fn a_build_on_a_full_tmpfs_stops_and_resumes() {
     let mounted = Mounted(mnt.clone());
     let whole = three_pieces(&home);
     let dir = mnt.join("T");
-    let result = run(command(
-        &[
-            "egdb",
-            "build",
-            "--pieces",
-            "3",
-            "--dir",
-            dir.to_str().unwrap(),
-        ],
-        &home,
-        None,
-        &[],
-    ));
+    let result = run(build_command(&home, None, "3", &dir, &[]));
     stopped_on_a_full_disk(result, &dir, &whole);
     assert!(
         mount(&["-o", "remount,size=1m", m]),

@@ -49,23 +49,27 @@ pub(crate) fn run(mut command: Command) -> (i32, String, String) {
     )
 }
 
+/// `shashki egdb build [--variant V] --pieces N --dir D`, as [`command`]
+/// makes it (no `XDG_DATA_HOME`).
+pub(crate) fn build_command(
+    home: &Path,
+    variant: Option<&str>,
+    pieces: &str,
+    dir: &Path,
+    env: &[(&str, &str)],
+) -> Command {
+    let dir = dir.to_str().unwrap();
+    let mut args = vec!["egdb", "build"];
+    if let Some(v) = variant {
+        args.extend(["--variant", v]);
+    }
+    args.extend(["--pieces", pieces, "--dir", dir]);
+    command(&args, home, None, env)
+}
+
 /// `shashki egdb build` of `variant` up to `pieces` into `dir`: must work.
 fn build(home: &Path, variant: &str, pieces: &str, dir: &Path) {
-    let (code, _, err) = run(command(
-        &[
-            "egdb",
-            "build",
-            "--variant",
-            variant,
-            "--pieces",
-            pieces,
-            "--dir",
-            dir.to_str().unwrap(),
-        ],
-        home,
-        None,
-        &[],
-    ));
+    let (code, _, err) = run(build_command(home, Some(variant), pieces, dir, &[]));
     assert_eq!(code, 0, "{err}");
 }
 
@@ -115,21 +119,7 @@ fn a_build_never_replaces_tables_it_did_not_build() {
     build(&home, "russian", "3", &t);
     let before = files(&t);
     assert_eq!(before.len(), 32, "{:?}", before.keys());
-    let (code, out, err) = run(command(
-        &[
-            "egdb",
-            "build",
-            "--variant",
-            "brazilian",
-            "--pieces",
-            "3",
-            "--dir",
-            t.to_str().unwrap(),
-        ],
-        &home,
-        None,
-        &[],
-    ));
+    let (code, out, err) = run(build_command(&home, Some("brazilian"), "3", &t, &[]));
     let line = one_error_line(code, &err);
     assert!(
         line.contains("holds russian tables") && line.contains(t.to_str().unwrap()),
@@ -178,19 +168,7 @@ fn a_build_never_replaces_tables_it_did_not_build() {
     .unwrap();
     let theirs = std::fs::read(&path).unwrap();
     std::fs::remove_file(t.join("K-KK.egdb")).unwrap();
-    let (code, _, err) = run(command(
-        &[
-            "egdb",
-            "build",
-            "--pieces",
-            "3",
-            "--dir",
-            t.to_str().unwrap(),
-        ],
-        &home,
-        None,
-        &[],
-    ));
+    let (code, _, err) = run(build_command(&home, None, "3", &t, &[]));
     let line = last_error_line(code, &err);
     assert!(
         line.contains("KK-K.egdb") && line.contains("a whole table that differs"),

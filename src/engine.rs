@@ -183,17 +183,12 @@ impl Engine {
         &self.game
     }
 
-    /// Whether a search is running.
+    /// Whether a search thread runs: what the front ends' waiting commands
+    /// wait for. It ends just after its result is sent (`on_done` has
+    /// returned), so a command run once this is false comes after the
+    /// result's line.
     pub fn searching(&self) -> bool {
         self.running.as_ref().is_some_and(|h| !h.is_finished())
-    }
-
-    /// Whether the search thread still runs: what the front ends' waiting
-    /// commands wait for. It ends just after its result is sent (`on_done`
-    /// has returned), so a command run once this is false comes after the
-    /// result's line.
-    pub fn busy(&self) -> bool {
-        self.searching()
     }
 
     /// A search thread that ended without its result (it panicked) is taken

@@ -1159,7 +1159,7 @@ impl Server for Hub {
     }
 
     fn busy(&mut self) -> bool {
-        self.search.is_some() && self.engine.busy()
+        self.search.is_some() && self.engine.searching()
     }
 
     fn open_ended(&mut self) -> bool {

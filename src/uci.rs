@@ -347,7 +347,7 @@ impl Server for Uci {
             self.error("the search failed");
             self.out.line("bestmove (none)");
         }
-        self.engine.busy()
+        self.engine.searching()
     }
 
     fn open_ended(&mut self) -> bool {
