@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use shashki::board::squares;
 use shashki::game::{EndReason, Game, GameError, GameResult};
-use shashki::{fen, notation, perft, Color, Move, Piece, Position, Square, Variant};
+use shashki::{fen, notation, perft, Color, Move, MoveList, Piece, Position, Square, Variant};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
@@ -369,30 +369,97 @@ impl PyOutcome {
 /// Boards compare and hash by their current position (variant, pieces,
 /// side to move), not by the moves that led there.
 #[pyclass(module = "shashki", name = "Board")]
-#[derive(Clone)]
 pub struct PyBoard {
-    pub game: Game,
+    /// The game, up to the pending move.
+    game: Game,
+    /// The last move pushed, not yet played on `game` (with the position
+    /// after it and the `Move` object `push` returned): checked legal (a
+    /// `Move` of this very position, or text the parser read) with the game
+    /// going on, so that playing it cannot fail. `push` then `pop`, the
+    /// pattern of move-by-move analysis, so costs no `Game::play`, whose
+    /// checks (the game's end, the move's legality) were already made.
+    pending: Option<(Move, Py<PyAny>)>,
+    /// The game's current position is known not to end the game (its
+    /// outcome was computed since the game last changed).
+    going_on: bool,
+}
+
+impl Clone for PyBoard {
+    fn clone(&self) -> PyBoard {
+        PyBoard {
+            game: self.game.clone(),
+            pending: self
+                .pending
+                .as_ref()
+                .map(|(m, o)| (*m, Python::attach(|py| o.clone_ref(py)))),
+            going_on: self.going_on,
+        }
+    }
 }
 
 impl PyBoard {
-    pub fn position(&self) -> &Position {
-        self.game.position()
+    /// A board of `game`.
+    pub fn of(game: Game) -> PyBoard {
+        PyBoard {
+            game,
+            pending: None,
+            going_on: false,
+        }
     }
 
-    /// The move `mv` means here: a `Move` of this position, or move text.
-    fn resolve(&self, mv: &Bound<'_, PyAny>) -> PyResult<Move> {
+    /// The current position (after a pending move, computed when asked
+    /// for: `push` then `pop` never needs it).
+    pub fn position(&self) -> Position {
+        match &self.pending {
+            Some((mv, _)) => self.game.position().play(mv),
+            None => *self.game.position(),
+        }
+    }
+
+    /// The game with every move pushed.
+    pub fn game(&mut self) -> &Game {
+        if let Some((mv, _)) = self.pending.take() {
+            let played = self.game.play(&mv);
+            debug_assert!(played.is_ok(), "a pending move was checked when pushed");
+            self.going_on = false;
+        }
+        &self.game
+    }
+
+    /// The end of the game with every move pushed, if it is over.
+    fn game_outcome(&mut self) -> Option<shashki::game::Outcome> {
+        if self.pending.is_none() && self.going_on {
+            return None;
+        }
+        let o = self.game().outcome();
+        self.going_on = o.is_none();
+        o
+    }
+
+    /// The moves played, the pending one included.
+    fn moves(&self) -> Vec<Move> {
+        let mut moves = self.game.moves().to_vec();
+        moves.extend(self.pending.as_ref().map(|(m, _)| *m));
+        moves
+    }
+
+    /// The move `mv` means here (a `Move` of this position, or move text),
+    /// and the `Move` object for it.
+    fn resolve(&self, mv: &Bound<'_, PyAny>) -> PyResult<(Move, Py<PyAny>)> {
         let pos = self.position();
         if let Ok(m) = mv.cast::<PyMove>() {
-            let m = m.get();
-            if m.pos != *pos {
-                let legal = notation::legal_move_texts(pos);
-                let text = notation::move_text(&m.pos, &m.mv);
+            let inner = m.get();
+            if inner.pos != pos {
+                let legal = notation::legal_move_texts(&pos);
+                let text = notation::move_text(&inner.pos, &inner.mv);
                 return Err(error(
                     Kind::Move,
                     shashki::notation::MoveError::Illegal { text, legal },
                 ));
             }
-            return Ok(m.mv);
+            // Move objects are made only from the legal moves of their
+            // position (there is no constructor): legal here.
+            return Ok((inner.mv, m.clone().into_any().unbind()));
         }
         let text: Text = mv.extract().map_err(|_| {
             error(
@@ -400,7 +467,8 @@ impl PyBoard {
                 "a move is a Move of this board or move text such as 'c3-d4'",
             )
         })?;
-        notation::parse_move(pos, &text).map_err(|e| error(Kind::Move, e))
+        let m = notation::parse_move(&pos, &text).map_err(|e| error(Kind::Move, e))?;
+        Ok((m, Py::new(mv.py(), PyMove::new(pos, m))?.into_any()))
     }
 }
 
@@ -417,9 +485,7 @@ impl PyBoard {
             None => Position::start(v),
             Some(t) => parse_fen(v, &t)?,
         };
-        Ok(PyBoard {
-            game: Game::from_position(start),
-        })
+        Ok(PyBoard::of(Game::from_position(start)))
     }
 
     /// The variant's name.
@@ -432,14 +498,14 @@ impl PyBoard {
     /// notation, towers `e5-2/1`).
     #[getter]
     fn fen(&self) -> String {
-        fen::position_text(self.position())
+        fen::position_text(&self.position())
     }
 
     /// The current position with numeric PDN squares (8x8 men-and-kings
     /// variants); `None` for Adiyukh.
     #[getter]
     fn fen_numeric(&self) -> Option<String> {
-        fen::position_text_numeric(self.position())
+        fen::position_text_numeric(&self.position())
     }
 
     /// The start position's text.
@@ -457,30 +523,30 @@ impl PyBoard {
     /// The moves played from the start position.
     #[getter]
     fn move_stack(&self) -> Vec<PyMove> {
-        PyMove::line(self.game.start(), self.game.moves())
+        PyMove::line(self.game.start(), &self.moves())
     }
 
     /// Plies played from the start position.
     #[getter]
     fn ply(&self) -> usize {
-        self.game.moves().len()
+        self.game.moves().len() + self.pending.is_some() as usize
     }
 
     /// Every legal move (distinct moves only: two routes that take the same
     /// pieces to the same square are one move).
-    fn legal_moves(&self) -> Vec<PyMove> {
-        let pos = *self.position();
-        pos.legal_moves()
-            .iter()
-            .map(|m| PyMove::new(pos, *m))
-            .collect()
+    fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let pos = self.position();
+        // Generated in place: a move list is 4.6 kB, worth not copying.
+        let mut list = MoveList::new();
+        shashki::movegen::generate(&pos, &mut list);
+        PyList::new(py, list.iter().map(|m| PyMove::new(pos, *m)))
     }
 
     /// The legal move named by `text`: `c3-d4`, `c3:e5:g3`, `c3xe5`, the
     /// short `start:final` form when it names one move, numeric squares
     /// (`22-18`), Adiyukh's `cb4`. Raises `MoveError` with the reason.
     fn parse_move(&self, text: Text) -> PyResult<PyMove> {
-        let pos = *self.position();
+        let pos = self.position();
         notation::parse_move(&pos, &text)
             .map(|m| PyMove::new(pos, m))
             .map_err(|e| error(Kind::Move, e))
@@ -489,16 +555,22 @@ impl PyBoard {
     /// Play `move` (a `Move` of this position or move text) and return it.
     /// Raises `MoveError` when it is not legal here, `GameOverError` when
     /// the game is over.
-    fn push(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<PyMove> {
-        let mv = self.resolve(r#move)?;
-        let pos = *self.position();
-        self.game.play(&mv).map_err(game_error)?;
-        Ok(PyMove::new(pos, mv))
+    fn push(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        if let Some(o) = self.game_outcome() {
+            return Err(game_error(GameError::Over(o)));
+        }
+        let (mv, obj) = self.resolve(r#move)?;
+        self.pending = Some((mv, obj.clone_ref(r#move.py())));
+        Ok(obj)
     }
 
     /// Take back the last move and return it. Raises `IndexError` at the
     /// start position.
-    fn pop(&mut self) -> PyResult<PyMove> {
+    fn pop(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        if let Some((_, obj)) = self.pending.take() {
+            return Ok(obj);
+        }
+        self.going_on = false;
         let n = self.game.moves().len();
         if n == 0 {
             return Err(pyo3::exceptions::PyIndexError::new_err(
@@ -507,11 +579,14 @@ impl PyBoard {
         }
         let pos = self.game.positions()[n - 1];
         let mv = self.game.undo().expect("a move to take back");
-        Ok(PyMove::new(pos, mv))
+        Ok(Py::new(py, PyMove::new(pos, mv))?.into_any())
     }
 
     /// The last move played, or `None`.
     fn peek(&self) -> Option<PyMove> {
+        if let Some((mv, _)) = &self.pending {
+            return Some(PyMove::new(*self.game.position(), *mv));
+        }
         let n = self.game.moves().len();
         (n > 0).then(|| PyMove::new(self.game.positions()[n - 1], self.game.moves()[n - 1]))
     }
@@ -531,19 +606,19 @@ impl PyBoard {
 
     /// True when the game is over: no move for the side to move, a draw
     /// rule (repetition, 7.2.4-7.2.8), or Adiyukh's third repetition.
-    fn is_game_over(&self) -> bool {
-        self.game.outcome().is_some()
+    fn is_game_over(&mut self) -> bool {
+        self.game_outcome().is_some()
     }
 
     /// How the game ended, or `None` while it goes on.
-    fn outcome(&self) -> Option<PyOutcome> {
-        self.game.outcome().map(|outcome| PyOutcome { outcome })
+    fn outcome(&mut self) -> Option<PyOutcome> {
+        self.game_outcome().map(|outcome| PyOutcome { outcome })
     }
 
     /// How many times the current position has occurred (same side to
     /// move), counting this one.
-    fn repetitions(&self) -> usize {
-        self.game.repetitions()
+    fn repetitions(&mut self) -> usize {
+        self.game().repetitions()
     }
 
     /// The Adiyukh count `(white, black)`: each side scores every checker,
@@ -576,7 +651,7 @@ impl PyBoard {
     /// 8x8), or `None`.
     fn piece_at(&self, square: &Bound<'_, PyAny>) -> PyResult<Option<PyPiece>> {
         let pos = self.position();
-        let sq = square_of(pos, square)?;
+        let sq = square_of(&pos, square)?;
         Ok(pos.piece_at(sq).map(|piece| PyPiece {
             piece,
             king: pos.kings() & sq.bb() != 0,
@@ -608,7 +683,7 @@ impl PyBoard {
     /// meanwhile.
     #[pyo3(signature = (depth, threads = 1))]
     fn perft(&self, py: Python<'_>, depth: u32, threads: usize) -> PyResult<u64> {
-        let pos = *self.position();
+        let pos = self.position();
         check_threads(threads)?;
         if threads == 1 {
             return Ok(py.detach(|| perft::perft(&pos, depth)));
@@ -621,23 +696,23 @@ impl PyBoard {
 
     /// The position as a text diagram (White at the bottom).
     fn diagram(&self) -> String {
-        shashki::diagram::diagram(self.position())
+        shashki::diagram::diagram(&self.position())
     }
 
     /// The position as an SVG picture (see `shashki.svg`).
     #[pyo3(signature = (flip = false, coordinates = true))]
     fn svg(&self, flip: bool, coordinates: bool) -> String {
         let opts = shashki::svg::SvgOptions { flip, coordinates };
-        shashki::svg::svg_with(self.position(), &opts)
+        shashki::svg::svg_with(&self.position(), &opts)
     }
 
     /// Jupyter's picture of the board.
     fn _repr_svg_(&self) -> String {
-        shashki::svg::svg(self.position())
+        shashki::svg::svg(&self.position())
     }
 
     fn __str__(&self) -> String {
-        shashki::diagram::diagram(self.position())
+        shashki::diagram::diagram(&self.position())
     }
 
     fn __repr__(&self) -> String {
@@ -662,7 +737,7 @@ impl PyBoard {
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
         let b = slf.borrow();
-        let moves = PyList::new(py, notation::line_texts(b.game.start(), b.game.moves()))?;
+        let moves = PyList::new(py, notation::line_texts(b.game.start(), &b.moves()))?;
         let rebuild = py.import("shashki._pickle")?.getattr("_rebuild")?;
         let args = (b.variant(), b.start_fen(), moves);
         (rebuild, args).into_pyobject(py).map(|t| t.into_any())

@@ -149,7 +149,7 @@ pub fn _egdb_probe(
     board: &Bound<'_, PyBoard>,
     folder: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Option<PyProbe>> {
-    let game = board.borrow().game.clone();
+    let game = board.borrow_mut().game().clone();
     let variant = game.variant();
     if egdb::file::variant_code(variant).is_none() {
         return Ok(None);

@@ -717,7 +717,7 @@ impl PyEngine {
         multipv: usize,
         on_info: Option<Py<PyAny>>,
     ) -> PyResult<PySearchResult> {
-        let game = board.borrow().game.clone();
+        let game = board.borrow_mut().game().clone();
         self.check_variant(&game)?;
         let limits = limits(depth, movetime, nodes, multipv)?;
         let mut guard = self.lock(py)?;
@@ -805,11 +805,20 @@ impl PyEngine {
     /// count difference), with the engine's weights.
     fn evaluate(&self, board: &Bound<'_, PyBoard>) -> PyResult<i32> {
         let b = board.borrow();
-        self.check_variant(&b.game)?;
+        if b.position().variant() != self.variant {
+            return fail(
+                Kind::Argument,
+                format!(
+                    "the engine plays {}, the board is {}",
+                    self.variant,
+                    b.position().variant()
+                ),
+            );
+        }
         let pos = b.position();
         Ok(match &self.weights {
-            Some(w) => shashki::eval::evaluate_with(pos, w),
-            None => shashki::eval::evaluate(pos),
+            Some(w) => shashki::eval::evaluate_with(&pos, w),
+            None => shashki::eval::evaluate(&pos),
         })
     }
 
@@ -838,7 +847,7 @@ impl PyEngine {
         let record: GameRecord = if let Ok(g) = game.cast::<PyGame>() {
             g.borrow().record(py)?
         } else if let Ok(b) = game.cast::<PyBoard>() {
-            GameRecord::new(b.borrow().game.clone())
+            GameRecord::new(b.borrow_mut().game().clone())
         } else {
             return fail(
                 Kind::Argument,

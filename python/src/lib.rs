@@ -21,7 +21,7 @@ use pyo3::prelude::*;
 #[pyo3(signature = (board, flip = false, coordinates = true))]
 fn svg(board: &Bound<'_, board::PyBoard>, flip: bool, coordinates: bool) -> String {
     let opts = shashki::svg::SvgOptions { flip, coordinates };
-    shashki::svg::svg_with(board.borrow().position(), &opts)
+    shashki::svg::svg_with(&board.borrow().position(), &opts)
 }
 
 /// The variants, by the names every function takes.

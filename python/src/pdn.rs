@@ -125,7 +125,7 @@ impl PyGame {
         variant: &str,
     ) -> PyResult<PyGame> {
         let game = match board {
-            Some(b) => b.borrow().game.clone(),
+            Some(b) => b.borrow_mut().game().clone(),
             None => Game::new(variant_of(variant)?),
         };
         let mut rec = GameRecord::new(game);
@@ -245,7 +245,7 @@ impl PyGame {
         for _ in keep..n {
             game.undo();
         }
-        Ok(PyBoard { game })
+        Ok(PyBoard::of(game))
     }
 
     /// Put an analysis (`Engine.analyse`'s reports) into the comments and

@@ -258,3 +258,27 @@ def test_svg_and_diagram():
     assert shashki.svg(b, flip=True) != s
     assert str(b).splitlines()[0].startswith("8 ")
     assert "tower" in Board("adiyukh-64", "W:Wd4-2/2:Be5-2/2").svg()
+
+
+def test_the_last_move_pushed_counts_everywhere():
+    # push keeps the last move aside until something needs the game; every
+    # view of the board sees it.
+    b = Board("russian", "W:Wc3:Bd4")
+    m = b.push("c3:e5")
+    assert b.fen == "B:We5:B" and b.turn == "black" and b.ply == 1 and b.peek() == m
+    assert b.is_game_over() and b.outcome().result == "2-0"
+    with pytest.raises(shashki.GameOverError):
+        b.push("e5-d6")
+    c = b.copy()
+    assert c == b and pickle.loads(pickle.dumps(b)) == b and c.move_stack == [m]
+    assert b.pop() is m and not b.is_game_over() and b.ply == 0
+    again = b.push(b.legal_moves()[0])
+    assert b.pop() is again and b.legal_moves()[0] == again
+    # Text pushes too, and several in a row.
+    b = Board()
+    for text in ["c3-d4", "f6-g5", "d4-e5"]:
+        b.push(text)
+        assert b.fen == Board("russian", b.fen).fen
+    assert [str(x) for x in b.move_stack] == ["c3-d4", "f6-g5", "d4-e5"]
+    assert [str(b.pop()) for _ in range(3)] == ["d4-e5", "f6-g5", "c3-d4"]
+    assert b == Board()
