@@ -271,7 +271,7 @@ def test_the_last_move_pushed_counts_everywhere():
         b.push("e5-d6")
     c = b.copy()
     assert c == b and pickle.loads(pickle.dumps(b)) == b and c.move_stack == [m]
-    assert b.pop() is m and not b.is_game_over() and b.ply == 0
+    assert b.pop() == m and not b.is_game_over() and b.ply == 0
     again = b.push(b.legal_moves()[0])
     assert b.pop() is again and b.legal_moves()[0] == again
     # Text pushes too, and several in a row.
