@@ -29,21 +29,27 @@ def number(ply):
     return f"{index // 2 + 1}{'.' if index % 2 == 0 else '...'}"
 
 
+def loss_text(loss):
+    """A loss in men; a move that turns the game into a forced loss (the
+    engine counts a win as 100 men) is "decisive"."""
+    return "decisive" if loss >= 9000 else f"{loss / 100:.2f}"
+
+
 h = game.headers
 print(f"{h.get('White', '?')} - {h.get('Black', '?')}, {h.get('Event', '')} {game.result}: "
       f"{len(game)} plies, depth {depth}")
-print(f"{'side':<6} {'move':<6} {'played':<8} {'best':<8} {'loss':>6} {'value':>7}  glyph")
+print(f"{'side':<6} {'move':<6} {'played':<8} {'best':<8} {'score':>6} {'loss':>9}  glyph")
 for side in ("white", "black"):
     moves = [r for r in reports if r.turn == side and r.loss]
     for r in sorted(moves, key=lambda r: -r.loss)[:3]:
-        print(f"{side:<6} {number(r.ply):<6} {r.played:<8} {r.best:<8} {r.loss / 100:>6.2f} "
-              f"{r.value / 100:>+7.2f}  {r.glyph or ''}")
+        print(f"{side:<6} {number(r.ply):<6} {r.played:<8} {r.best:<8} {str(r.lines[0].score):>6} "
+              f"{loss_text(r.loss):>9}  {r.glyph or ''}")
 
 critical = max((r for r in reports if r.loss is not None), key=lambda r: r.loss)
 board = game.board(critical.ply)
 out = pathlib.Path("critical.svg")
 out.write_text(shashki.svg(board, flip=board.turn == "black"))
 line = " ".join(str(m) for m in critical.lines[0].pv[:6])
-print(f"\ncritical: {number(critical.ply)} {critical.played} lost {critical.loss / 100:.2f}; "
+print(f"\ncritical: {number(critical.ply)} {critical.played} (loss {loss_text(critical.loss)}); "
       f"best {critical.best} ({line} ...)")
 print(f"position {board.fen} drawn in {out}")

@@ -32,7 +32,9 @@ class PdnError(ShashkiError, ValueError):
     """
 
     game = None
+    """The malformed game's number in the file, from 1 (None: the input)."""
     line = None
+    """The line of the fault, from 1 (None: the input)."""
 
 
 class ArgumentError(ShashkiError, ValueError):
@@ -48,3 +50,9 @@ class EgdbError(ShashkiError):
 class EngineError(ShashkiError):
     """The engine could not do what was asked: the system refused the
     table's memory or a thread, or a search callback started a search."""
+
+
+# Shown (and pickled) as shashki.FenError etc., the names users import.
+for _cls in (ShashkiError, FenError, MoveError, GameOverError, PdnError, ArgumentError, EgdbError, EngineError):
+    _cls.__module__ = "shashki"
+del _cls

@@ -555,6 +555,7 @@ impl PyBoard {
     /// Play `move` (a `Move` of this position or move text) and return it.
     /// Raises `MoveError` when it is not legal here, `GameOverError` when
     /// the game is over.
+    #[pyo3(signature = (r#move, /))]
     fn push(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         if let Some(o) = self.game_outcome() {
             return Err(game_error(GameError::Over(o)));

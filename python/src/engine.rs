@@ -139,17 +139,22 @@ impl PyLine {
 #[pyclass(module = "shashki", name = "Info", frozen)]
 #[derive(Clone)]
 pub struct PyInfo {
+    /// The iteration's depth in plies.
     #[pyo3(get)]
     depth: u32,
+    /// The deepest ply reached (captures searched to the end).
     #[pyo3(get)]
     seldepth: u32,
     /// Which line this is (1 = the best) when several are searched.
     #[pyo3(get)]
     multipv: u32,
+    /// The line's score for the side to move.
     #[pyo3(get)]
     score: PyScore,
+    /// Nodes searched so far.
     #[pyo3(get)]
     nodes: u64,
+    /// Nodes a second so far.
     #[pyo3(get)]
     nps: u64,
     /// Seconds since the search started.
@@ -161,6 +166,7 @@ pub struct PyInfo {
     /// Positions whose value the endgame tables gave.
     #[pyo3(get)]
     tbhits: u64,
+    /// The line, from the searched position.
     #[pyo3(get)]
     pv: Vec<PyMove>,
 }
@@ -214,8 +220,10 @@ pub struct PySearchResult {
     /// Depth of the last completed iteration (0 for a forced move).
     #[pyo3(get)]
     depth: u32,
+    /// The deepest ply reached in the last completed iteration.
     #[pyo3(get)]
     seldepth: u32,
+    /// Nodes searched.
     #[pyo3(get)]
     nodes: u64,
     /// Nodes a second over the search's wall time.
@@ -224,8 +232,10 @@ pub struct PySearchResult {
     /// Seconds the search took.
     #[pyo3(get)]
     time: f64,
+    /// Positions whose value the endgame tables gave.
     #[pyo3(get)]
     tbhits: u64,
+    /// Per mille of the transposition table used by this search.
     #[pyo3(get)]
     hashfull: u32,
     /// The best lines, best first (`multipv` of them, fewer when there are
@@ -670,11 +680,13 @@ impl PyEngine {
         self.variant.id()
     }
 
+    /// Search threads.
     #[getter]
     fn threads(&self) -> usize {
         self.threads
     }
 
+    /// Transposition table size in MiB.
     #[getter]
     fn hash_mb(&self) -> usize {
         self.hash_mb
