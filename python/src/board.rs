@@ -6,8 +6,12 @@ use crate::errors::{error, fail, Kind, Text};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use shashki::board::squares;
-use shashki::game::{EndReason, Game, GameError, GameResult};
-use shashki::{fen, notation, perft, Color, Move, MoveList, Piece, Position, Square, Variant};
+use shashki::game::{EndReason, Game, GameError, GameResult, Outcome};
+use shashki::notation::MoveError;
+use shashki::{
+    diagram, fen, input, movegen, notation, perft, svg, Color, Move, MoveList, Piece, Position,
+    Square, Variant,
+};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
@@ -288,7 +292,7 @@ impl PyPiece {
 #[pyclass(module = "shashki", name = "Outcome", frozen)]
 #[derive(Clone, Copy)]
 pub struct PyOutcome {
-    outcome: shashki::game::Outcome,
+    outcome: Outcome,
 }
 
 #[pymethods]
@@ -427,7 +431,7 @@ impl PyBoard {
     }
 
     /// The end of the game with every move pushed, if it is over.
-    fn game_outcome(&mut self) -> Option<shashki::game::Outcome> {
+    fn game_outcome(&mut self) -> Option<Outcome> {
         if self.pending.is_none() && self.going_on {
             return None;
         }
@@ -452,10 +456,7 @@ impl PyBoard {
             if inner.pos != pos {
                 let legal = notation::legal_move_texts(&pos);
                 let text = notation::move_text(&inner.pos, &inner.mv);
-                return Err(error(
-                    Kind::Move,
-                    shashki::notation::MoveError::Illegal { text, legal },
-                ));
+                return Err(error(Kind::Move, MoveError::Illegal { text, legal }));
             }
             // Move objects are made only from the legal moves of their
             // position (there is no constructor): legal here.
@@ -538,7 +539,7 @@ impl PyBoard {
         let pos = self.position();
         // Generated in place: a move list is 4.6 kB, worth not copying.
         let mut list = MoveList::new();
-        shashki::movegen::generate(&pos, &mut list);
+        movegen::generate(&pos, &mut list);
         PyList::new(py, list.iter().map(|m| PyMove::new(pos, *m)))
     }
 
@@ -640,7 +641,7 @@ impl PyBoard {
                     Kind::Argument,
                     format!(
                         "colour must be 'white' or 'black', not '{}'",
-                        shashki::input::quote(color)
+                        input::quote(color)
                     ),
                 )
             }
@@ -697,23 +698,23 @@ impl PyBoard {
 
     /// The position as a text diagram (White at the bottom).
     fn diagram(&self) -> String {
-        shashki::diagram::diagram(&self.position())
+        diagram::diagram(&self.position())
     }
 
     /// The position as an SVG picture (see `shashki.svg`).
     #[pyo3(signature = (flip = false, coordinates = true))]
     fn svg(&self, flip: bool, coordinates: bool) -> String {
-        let opts = shashki::svg::SvgOptions { flip, coordinates };
-        shashki::svg::svg_with(&self.position(), &opts)
+        let opts = svg::SvgOptions { flip, coordinates };
+        svg::svg_with(&self.position(), &opts)
     }
 
     /// Jupyter's picture of the board.
     fn _repr_svg_(&self) -> String {
-        shashki::svg::svg(&self.position())
+        svg::svg(&self.position())
     }
 
     fn __str__(&self) -> String {
-        shashki::diagram::diagram(&self.position())
+        diagram::diagram(&self.position())
     }
 
     fn __repr__(&self) -> String {
@@ -747,7 +748,7 @@ impl PyBoard {
 
 /// `threads` within the engine's range, or an `ArgumentError` naming it.
 pub fn check_threads(threads: usize) -> PyResult<()> {
-    let range = shashki::input::THREADS;
+    let range = input::THREADS;
     if range.contains(threads as u64) {
         Ok(())
     } else {

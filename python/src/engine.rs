@@ -8,6 +8,7 @@ use crate::pdn::PyGame;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use shashki::analyse::{self, Thresholds};
+use shashki::egdb::index::MAX_PIECES;
 use shashki::egdb::Tables;
 use shashki::eval::patterns::{is_patterns_file, Patterns};
 use shashki::game::Game;
@@ -15,7 +16,7 @@ use shashki::input::{self, Range};
 use shashki::pdn::GameRecord;
 use shashki::search::{Info, Limits, Score, Searcher};
 use shashki::weights::Weights;
-use shashki::{notation, Position, Variant};
+use shashki::{eval, fen, notation, Position, Variant};
 use std::cell::Cell;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -273,7 +274,7 @@ pub struct PyReport {
 
 impl PyReport {
     fn of(r: &analyse::PositionReport, variant: Variant) -> PyReport {
-        let pos = shashki::fen::parse_position(variant, &r.position).ok();
+        let pos = fen::parse_position(variant, &r.position).ok();
         let lines = r
             .lines
             .iter()
@@ -659,7 +660,7 @@ impl PyEngine {
         let weights_read = weights.as_deref().map(|p| read_weights(p, v)).transpose()?;
         let mut searcher = Searcher::try_new(hash_mb, threads)
             .map_err(|e| error(Kind::Engine, format!("hash_mb {hash_mb}: {e}")))?;
-        searcher.set_tables(tables.clone(), shashki::egdb::index::MAX_PIECES);
+        searcher.set_tables(tables.clone(), MAX_PIECES);
         searcher.set_weights(weights_read.clone());
         let stop = searcher.stop_handle();
         Ok(PyEngine {
@@ -829,8 +830,8 @@ impl PyEngine {
         }
         let pos = b.position();
         Ok(match &self.weights {
-            Some(w) => shashki::eval::evaluate_with(&pos, w),
-            None => shashki::eval::evaluate(&pos),
+            Some(w) => eval::evaluate_with(&pos, w),
+            None => eval::evaluate(&pos),
         })
     }
 

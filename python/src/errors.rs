@@ -9,6 +9,7 @@
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyType;
+use shashki::input::escape;
 use std::fmt::Display;
 
 /// The exception classes of `shashki._errors`.
@@ -70,7 +71,7 @@ pub fn error(kind: Kind, message: impl Display) -> PyErr {
 
 /// A message as one printable line.
 pub fn one_line(message: &str) -> String {
-    shashki::input::escape(message)
+    escape(message)
 }
 
 /// `Err(error(kind, message))`.

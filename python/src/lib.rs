@@ -13,6 +13,8 @@ mod errors;
 mod pdn;
 
 use pyo3::prelude::*;
+use shashki::svg::{svg_with, SvgOptions};
+use shashki::Variant;
 
 /// The position of `board` as an SVG picture: a1 at the bottom left
 /// (`flip`: Black at the bottom), with file letters and rank numbers
@@ -20,13 +22,13 @@ use pyo3::prelude::*;
 #[pyfunction]
 #[pyo3(signature = (board, flip = false, coordinates = true))]
 fn svg(board: &Bound<'_, board::PyBoard>, flip: bool, coordinates: bool) -> String {
-    let opts = shashki::svg::SvgOptions { flip, coordinates };
-    shashki::svg::svg_with(&board.borrow().position(), &opts)
+    let opts = SvgOptions { flip, coordinates };
+    svg_with(&board.borrow().position(), &opts)
 }
 
 /// The variants, by the names every function takes.
 fn variants() -> Vec<&'static str> {
-    shashki::Variant::ALL.iter().map(|v| v.id()).collect()
+    Variant::ALL.iter().map(|v| v.id()).collect()
 }
 
 #[pymodule]

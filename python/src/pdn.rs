@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
 use shashki::game::Game;
 use shashki::pdn::{self, Encoding, GameRecord, PdnError};
-use shashki::Variant;
+use shashki::{analyse, fen, input, Variant};
 use std::path::PathBuf;
 
 /// The result tokens a game may carry.
@@ -162,7 +162,7 @@ impl PyGame {
     /// The start position's text.
     #[getter]
     fn start_fen(&self) -> String {
-        shashki::fen::position_text(self.game.start())
+        fen::position_text(self.game.start())
     }
 
     /// The moves, each a `Move` of the position it was played from.
@@ -220,7 +220,7 @@ impl PyGame {
                 Kind::Argument,
                 format!(
                     "result '{}': expected one of {}",
-                    shashki::input::quote(result),
+                    input::quote(result),
                     RESULTS.join(" ")
                 ),
             );
@@ -253,7 +253,7 @@ impl PyGame {
     fn annotate(&mut self, py: Python<'_>, reports: Vec<Py<PyReport>>) -> PyResult<()> {
         let mut rec = self.record(py)?;
         let reports: Vec<_> = reports.iter().map(|r| r.get().report.clone()).collect();
-        shashki::analyse::annotate(&mut rec, &reports);
+        analyse::annotate(&mut rec, &reports);
         self.comments = PyList::new(py, &rec.comments)?.unbind();
         self.glyphs = PyList::new(py, &rec.glyphs)?.unbind();
         Ok(())
@@ -309,7 +309,7 @@ fn on_error(errors: &str) -> PyResult<OnError> {
             Kind::Argument,
             format!(
                 "errors '{}': expected 'raise', 'skip' or 'keep'",
-                shashki::input::quote(errors)
+                input::quote(errors)
             ),
         ),
     }
