@@ -46,6 +46,7 @@
 //! - [`progress`]: progress lines for a terminal (bar, elapsed, ETA), for matches and table builds.
 //! - [`openings`]: opening files and the shipped sets.
 //! - [`analyse`]: game analysis: values, best lines, glyphs.
+//! - [`tools`]: [`tools::egdb`], `egdb info` and `egdb verify` on a folder of tables.
 //!
 //! ```
 //! use shashki::{perft, Position, Variant};
@@ -79,6 +80,7 @@ pub mod progress;
 pub mod search;
 pub mod serve;
 pub mod svg;
+pub mod tools;
 pub mod tt;
 pub mod uci;
 pub mod variant;

@@ -910,7 +910,7 @@ fn run_egdb(cmd: EgdbCommand) -> Result<(), String> {
     use shashki::egdb::build::{
         build_with_progress, progress_line, BuildOptions, Progress, Totals,
     };
-    use shashki::egdb::info;
+    use shashki::tools::egdb as info;
     use std::io::Write;
 
     match cmd {

@@ -5,9 +5,9 @@
 //! the finished tables answer) or where the retrograde pass already knows
 //! the answer.
 
-use super::build::{finished_value, flip, Carry, Finished, Plain};
+use super::class::Carry;
 use super::index::Combo;
-use super::{Value, DRAW, LOSS, WIN};
+use super::value::{finished_value, flip, Finished, Plain, Value, DRAW, LOSS, WIN};
 use crate::game::DrawState;
 use crate::position::Position;
 use crate::variant::Variant;

@@ -1,9 +1,9 @@
 //! `egdb info` and `egdb verify` on a folder of tables.
 
-use super::build::{finished_value, flip, Finished};
-use super::file::{file_name, folder_variant, Kind, TableFile};
-use super::index::{Combo, MAX_PIECES};
-use super::{DRAW, LOSS, NONE, WIN};
+use crate::egdb::file::{file_name, folder_variant, Kind, TableFile};
+use crate::egdb::index::{Combo, MAX_PIECES};
+use crate::egdb::value::{finished_value, flip, Finished};
+use crate::egdb::{DRAW, LOSS, NONE, WIN};
 use crate::variant::Variant;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -20,7 +20,7 @@ pub fn folders(
 ) -> Result<Vec<(PathBuf, Variant)>, String> {
     let base = match dir {
         Some(d) => d.to_path_buf(),
-        None => super::default_base().ok_or(
+        None => crate::egdb::default_base().ok_or(
             "no default folder for the endgame tables (neither SHASHKI_EGDB, XDG_DATA_HOME nor HOME is set): name one with --dir",
         )?,
     };
