@@ -338,6 +338,14 @@ impl Drop for Tally<'_> {
     }
 }
 
+/// What the counting rules do to a state's retrograde value.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Fate {
+    Stands,
+    Draw,
+    Solve,
+}
+
 /// Build the pair of `combo` (and its swap): the final values of each side,
 /// and, for lone-king combinations, the values by state.
 pub(crate) fn build_pair(
@@ -367,78 +375,103 @@ pub(crate) fn build_pair(
         let r726 = if n <= 5 { 60 } else { 120 };
         let value = &plain.value[s];
         let dist = &plain.dist[s];
-        // Exact values by state.
-        let mut exact: Vec<u8> = value.clone();
-        let mut to_solve = Vec::new();
-        for st in 0..value.len() {
+        // What a state's retrograde value becomes under the counting rules:
+        // it stands, it is a draw, or the exact solver decides.
+        let fate = |st: usize| -> Fate {
             let v = value[st];
             if v != WIN && v != LOSS {
-                continue;
+                return Fate::Stands;
             }
             let d = dist[st] as u32;
             match (class, plain.carry) {
-                (Class::Free, _) | (_, Carry::R728) => {}
-                _ => {
-                    if d <= 30 {
-                    } else if king_only || d > r726 {
-                        exact[st] = DRAW;
-                    } else {
-                        to_solve.push(st);
-                    }
-                }
+                (Class::Free, _) | (_, Carry::R728) => Fate::Stands,
+                _ if d <= 30 => Fate::Stands,
+                _ if king_only || d > r726 => Fate::Draw,
+                _ => Fate::Solve,
+            }
+        };
+        // Exact values by state, the draws set at once; the states to solve
+        // counted.
+        let mut exact: Vec<u8> = value.clone();
+        let mut to_solve = 0usize;
+        for (st, e) in exact.iter_mut().enumerate() {
+            match fate(st) {
+                Fate::Stands => {}
+                Fate::Draw => *e = DRAW,
+                Fate::Solve => to_solve += 1,
             }
         }
         if std::env::var_os("SHASHKI_EGDB_DEBUG").is_some() {
             eprintln!(
-                "{c}: {class:?} {:?}: {} states to solve",
-                plain.carry,
-                to_solve.len()
+                "{c}: {class:?} {:?}: {to_solve} states to solve",
+                plain.carry
             );
         }
-        if !to_solve.is_empty() {
+        if to_solve > 0 {
             progress.set_side(s, sides);
-            progress.set_phase(Phase::Solving, to_solve.len() as u64);
+            progress.set_phase(Phase::Solving, to_solve as u64);
             // One memo per worker: the positions share most of their lines.
-            let chunk = to_solve.len().div_ceil(2 * rayon::current_num_threads());
-            let solved: Vec<(usize, u8)> = to_solve
-                .par_chunks(chunk)
-                .flat_map_iter(|chunk| {
-                    let mut solver = Solver::new(variant, finished, &plains);
-                    chunk
-                        .iter()
-                        .map(|&st| {
-                            let (i, k) = (st / k_states, st % k_states);
-                            let slots = c.decode(i as u64).expect("a decided index is a position");
-                            let pos = slots.position(variant);
-                            let draws = if k >= 1 && plain.carry == Carry::R727 {
-                                DrawState::with_r727(&pos, (k - 1) as u16)
-                            } else {
-                                DrawState::after(None, &pos)
-                            };
-                            let v = solver.solve(&pos, draws);
-                            progress.add(1);
-                            (st, v)
-                        })
-                        .collect::<Vec<_>>()
-                })
-                .collect();
-            for (st, v) in solved {
-                exact[st] = v;
-            }
-        }
-        let (table, plies): (Vec<u8>, Vec<u8>) = (0..c.size())
-            .map(|i| match c.decode(i) {
-                None => (NONE, 0),
-                Some(slots) => {
-                    let st = i as usize * k_states + plain.carry.fresh(&slots);
-                    match exact[st] {
-                        v @ (WIN | LOSS) => (v, dist[st]),
-                        v => (v, 0),
+            // The states are cut into runs with as many to solve each,
+            // solved in place.
+            let per_run = to_solve.div_ceil(2 * rayon::current_num_threads());
+            let mut runs: Vec<(usize, &mut [u8])> = Vec::new();
+            let (mut rest, mut start, mut n) = (&mut exact[..], 0, 0);
+            for st in 0..value.len() {
+                if fate(st) == Fate::Solve {
+                    n += 1;
+                    if n == per_run {
+                        let (run, after) = rest.split_at_mut(st + 1 - start);
+                        runs.push((start, run));
+                        (rest, start, n) = (after, st + 1, 0);
                     }
                 }
-            })
-            .unzip();
-        let by_state = (plain.carry != Carry::None).then_some(exact);
+            }
+            runs.push((start, rest));
+            runs.into_par_iter().for_each(|(start, run)| {
+                let mut solver = Solver::new(variant, finished, &plains);
+                for (st, e) in (start..).zip(run.iter_mut()) {
+                    if fate(st) != Fate::Solve {
+                        continue;
+                    }
+                    let (i, k) = (st / k_states, st % k_states);
+                    let slots = c.decode(i as u64).expect("a decided index is a position");
+                    let pos = slots.position(variant);
+                    let draws = if k >= 1 && plain.carry == Carry::R727 {
+                        DrawState::with_r727(&pos, (k - 1) as u16)
+                    } else {
+                        DrawState::after(None, &pos)
+                    };
+                    *e = solver.solve(&pos, draws);
+                    progress.add(1);
+                }
+                solver.report(c);
+            });
+        }
+        // The values with the counters at zero, and the plies of the wins
+        // and losses; without a carried counter a state is an index, and
+        // the exact values are the table.
+        let (table, plies, by_state) = if plain.carry == Carry::None {
+            let plies = exact
+                .iter()
+                .zip(dist)
+                .map(|(&v, &d)| if v == WIN || v == LOSS { d } else { 0 })
+                .collect();
+            (exact, plies, None)
+        } else {
+            let (table, plies): (Vec<u8>, Vec<u8>) = (0..c.size())
+                .map(|i| match c.decode(i) {
+                    None => (NONE, 0),
+                    Some(slots) => {
+                        let st = i as usize * k_states + plain.carry.fresh(&slots);
+                        match exact[st] {
+                            v @ (WIN | LOSS) => (v, dist[st]),
+                            v => (v, 0),
+                        }
+                    }
+                })
+                .unzip();
+            (table, plies, Some(exact))
+        };
         out.push(BuiltSide {
             combo: c,
             table,
@@ -490,12 +523,14 @@ fn retrograde(
                 .collect()
         })
         .collect();
-    // The decided positions, by plies to the end.
-    let mut levels: Vec<Vec<(u8, u32)>> = vec![Vec::new(), Vec::new()];
+    // The decided states, by plies to the end and side. The order within
+    // a level changes nothing: a state is decided by the level of its
+    // children alone.
+    let mut levels: Vec<[Vec<u32>; 2]> = vec![Default::default(), Default::default()];
     for (s, st) in state.iter().enumerate() {
         for (i, &(v, d, _)) in st.iter().enumerate() {
             if v == WIN || v == LOSS {
-                levels[d as usize].push((s as u8, i as u32));
+                levels[d as usize][s].push(i as u32);
             }
         }
     }
@@ -504,15 +539,15 @@ fn retrograde(
     let mut d = 0;
     while d < levels.len() {
         let level = std::mem::take(&mut levels[d]);
-        let mut next = Vec::new();
-        for &(s, st) in &level {
+        let mut next: [Vec<u32>; 2] = Default::default();
+        for (s, st) in (0..2).flat_map(|s| level[s].iter().map(move |&st| (s, st))) {
             tally.tick();
-            let (v, _, _) = state[s as usize][st as usize];
+            let (v, _, _) = state[s][st as usize];
             let (i, k) = (st as usize / ks, st as usize % ks);
-            let q = combos[s as usize]
+            let q = combos[s]
                 .decode(i as u64)
                 .expect("a decided index is a position");
-            let ps = if sides == 1 { 0 } else { 1 - s as usize };
+            let ps = if sides == 1 { 0 } else { 1 - s };
             predecessors(variant, &q, |p| {
                 let j = combos[ps].index(&p) as usize;
                 carry.prev(k, &p, &q, |pk| {
@@ -523,7 +558,7 @@ fn retrograde(
                     let step = (d + 1).min(255) as u8;
                     if v == LOSS {
                         *e = (WIN, step, 0);
-                        next.push((ps as u8, (j * ks + pk) as u32));
+                        next[ps].push((j * ks + pk) as u32);
                     } else {
                         e.2 -= 1;
                         if e.2 == 0 {
@@ -531,18 +566,20 @@ fn retrograde(
                                 *e = (DRAW, 0, 0);
                             } else {
                                 *e = (LOSS, step, 0);
-                                next.push((ps as u8, (j * ks + pk) as u32));
+                                next[ps].push((j * ks + pk) as u32);
                             }
                         }
                     }
                 });
             });
         }
-        if !next.is_empty() {
+        if next.iter().any(|n| !n.is_empty()) {
             if levels.len() <= d + 1 {
-                levels.resize(d + 2, Vec::new());
+                levels.resize(d + 2, Default::default());
             }
-            levels[d + 1].extend(next);
+            for (l, n) in levels[d + 1].iter_mut().zip(next) {
+                l.extend(n);
+            }
         }
         d += 1;
     }
