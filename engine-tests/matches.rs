@@ -538,7 +538,8 @@ fn sprt_stops_a_decided_match() {
 #[test]
 fn progress_ticks_come_before_the_first_game() {
     use shashki::matches::{self, Event, MatchConfig};
-    use shashki::player::{EngineSpec, Protocol};
+    use shashki::player::EngineSpec;
+    use shashki::protocol::Protocol;
     let engine = |name: &str| EngineSpec {
         name: Some(name.into()),
         command: format!("'{}'", shashki()),

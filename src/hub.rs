@@ -148,7 +148,10 @@ use crate::input::{self, escape, quote, Range};
 use crate::moves::Move;
 use crate::notation;
 use crate::position::{Piece, Position};
-use crate::search::{Clock, Info, Limits, Score, SearchResult};
+use crate::protocol::hub::{quoted, value_text, Line};
+use crate::protocol::limits::int_value;
+use crate::protocol::{BestMove, HubInfo, Level};
+use crate::search::{Info, SearchResult};
 use crate::serve::{self, Flow, Kind, Out, Reader, Server};
 use crate::variant::Variant;
 use std::collections::VecDeque;
@@ -159,8 +162,6 @@ use std::sync::Arc;
 /// Smallest and largest `tt-size` (log2 of 16-byte entries).
 const TT_SIZE_MIN: u32 = 16;
 const TT_SIZE_MAX: u32 = 32;
-/// Longest time accepted in `level`, in seconds (a year, as in UCI).
-const MAX_SECONDS: f64 = (input::TIME_MS.max / 1000) as f64;
 /// Longest error message sent.
 const MAX_MESSAGE: usize = 2_000;
 
@@ -219,149 +220,6 @@ impl MoveNumbers {
             }
         }
     }
-}
-
-/// One parsed input line: the command and its arguments in order.
-#[derive(Debug, PartialEq, Eq)]
-struct Line {
-    command: String,
-    args: Vec<(String, Option<String>)>,
-}
-
-impl Line {
-    /// The value of the last argument called `name`: `None` when absent,
-    /// `Some(None)` for a flag without value.
-    fn get(&self, name: &str) -> Option<Option<&str>> {
-        self.args
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_deref())
-    }
-
-    fn has(&self, name: &str) -> bool {
-        self.get(name).is_some()
-    }
-
-    /// The value of `name`, which must have one when present.
-    fn value(&self, name: &str) -> Result<Option<&str>, String> {
-        match self.get(name) {
-            None => Ok(None),
-            Some(Some(v)) => Ok(Some(v)),
-            Some(None) => Err(format!(
-                "{}: '{name}' needs a value ({name}=...)",
-                self.command
-            )),
-        }
-    }
-}
-
-fn is_blank(c: char) -> bool {
-    c.is_whitespace()
-}
-
-/// A character of a name or unquoted value.
-fn is_id(c: char) -> bool {
-    !c.is_control() && !is_blank(c) && c != '=' && c != '"'
-}
-
-/// Split a line into command and arguments. `Ok(None)` for an empty line.
-fn scan(text: &str) -> Result<Option<Line>, String> {
-    let chars: Vec<char> = text.chars().collect();
-    let mut i = 0;
-    let skip_blanks = |i: &mut usize| {
-        while *i < chars.len() && is_blank(chars[*i]) {
-            *i += 1;
-        }
-    };
-    let name = |i: &mut usize| -> String {
-        let start = *i;
-        while *i < chars.len() && is_id(chars[*i]) {
-            *i += 1;
-        }
-        chars[start..*i].iter().collect()
-    };
-    skip_blanks(&mut i);
-    if i == chars.len() {
-        return Ok(None);
-    }
-    let command = name(&mut i);
-    if command.is_empty() {
-        return Err(format!(
-            "bad syntax: a line starts with a command name, not '{}'",
-            quote(&chars[i].to_string())
-        ));
-    }
-    let mut args = Vec::new();
-    loop {
-        skip_blanks(&mut i);
-        if i == chars.len() {
-            break;
-        }
-        let column = i + 1;
-        let key = name(&mut i);
-        if key.is_empty() {
-            return Err(format!(
-                "bad syntax at column {column}: expected an argument name, found '{}'",
-                quote(&chars[i].to_string())
-            ));
-        }
-        skip_blanks(&mut i);
-        let mut value = None;
-        if i < chars.len() && chars[i] == '=' {
-            i += 1;
-            skip_blanks(&mut i);
-            if i < chars.len() && chars[i] == '"' {
-                i += 1;
-                let start = i;
-                while i < chars.len() && chars[i] != '"' {
-                    i += 1;
-                }
-                if i == chars.len() {
-                    return Err(format!(
-                        "bad syntax: the value of '{}' has no closing quote",
-                        quote(&key)
-                    ));
-                }
-                value = Some(chars[start..i].iter().collect());
-                i += 1;
-            } else {
-                let v = name(&mut i);
-                if v.is_empty() {
-                    return Err(format!(
-                        "bad syntax: '{}=' has no value (write {}=\"\" for an empty one)",
-                        quote(&key),
-                        quote(&key)
-                    ));
-                }
-                value = Some(v);
-            }
-        }
-        args.push((key, value));
-    }
-    Ok(Some(Line { command, args }))
-}
-
-/// A value as written: bare when it is a plain name, else in double quotes
-/// (a quote inside becomes an apostrophe, a control character a space: the
-/// protocol has no escapes). Engines and clients of Hub both write values so.
-pub fn value_text(v: &str) -> String {
-    if !v.is_empty() && v.chars().all(is_id) {
-        v.to_string()
-    } else {
-        format!("\"{}\"", sanitize(v))
-    }
-}
-
-/// Text safe inside a quoted value: no quote, no control character.
-fn sanitize(v: &str) -> String {
-    v.chars()
-        .map(|c| match c {
-            '"' => '\'',
-            c if c.is_control() => ' ',
-            c => c,
-        })
-        .collect()
 }
 
 /// The Hub text of a legal move of `pos`.
@@ -555,18 +413,6 @@ fn parse_position(variant: Variant, text: &str) -> Result<Position, String> {
         .map_err(|e| format!("bad position '{}': {e}", quote(text)))
 }
 
-/// A score in men (two decimals), wins as in Scan.
-fn score_text(score: Score) -> String {
-    let hundredths = match score {
-        Score::Cp(c) => c as i64,
-        Score::Win(n) => 10_000 - (2 * n as i64 - 1).clamp(1, 9_999),
-        Score::Loss(n) => -(10_000 - (2 * n as i64).clamp(1, 9_999)),
-    };
-    let sign = if hundredths < 0 { "-" } else { "" };
-    let a = hundredths.unsigned_abs();
-    format!("{sign}{}.{:02}", a / 100, a % 100)
-}
-
 /// The legal moves of a line, from `pos`, stopping at the first that is
 /// not legal.
 fn line_texts(pos: &Position, moves: &[Move], numbers: MoveNumbers) -> Vec<String> {
@@ -584,115 +430,18 @@ fn line_texts(pos: &Position, moves: &[Move], numbers: MoveNumbers) -> Vec<Strin
 
 /// An `info` line for a search report.
 fn info_line(pos: &Position, info: &Info, numbers: MoveNumbers) -> String {
-    let mnps = info.nps / 10_000;
-    let mut line = format!(
-        "info depth={} seldepth={} score={} nodes={} time={}.{:03} nps={}.{:02}",
-        info.depth,
-        info.seldepth,
-        score_text(info.score),
-        info.nodes,
-        info.time_ms / 1000,
-        info.time_ms % 1000,
-        mnps / 100,
-        mnps % 100
-    );
-    let pv = line_texts(pos, &info.pv, numbers);
-    if !pv.is_empty() {
-        line.push_str(" pv=");
-        line.push_str(&value_text(&pv.join(" ")));
-    }
-    line
+    HubInfo::of_search(info, line_texts(pos, &info.pv, numbers)).to_string()
 }
 
 /// The `done` line for a search result.
 fn done_line(pos: &Position, result: &SearchResult, numbers: MoveNumbers) -> String {
-    let mut line = String::from("done");
     let moves: Vec<Move> = result.best.into_iter().chain(result.ponder).collect();
-    let texts = line_texts(pos, &moves, numbers);
-    if let Some(m) = texts.first() {
-        line.push_str(" move=");
-        line.push_str(&value_text(m));
-    }
-    if let Some(p) = texts.get(1) {
-        line.push_str(" ponder=");
-        line.push_str(&value_text(p));
-    }
-    line
-}
-
-/// Parse a whole number in `range`; the error names the range.
-fn int_value(what: &str, v: &str, range: Range) -> Result<u64, String> {
-    range
-        .parse(v)
-        .map_err(|wanted| format!("{what}: '{}' is not {wanted}", quote(v)))
-}
-
-/// Parse seconds (a real number) as milliseconds. Negative values count as
-/// zero when `negative_is_zero` (a clock that ran out).
-fn seconds_value(what: &str, v: &str, negative_is_zero: bool) -> Result<u64, String> {
-    let bad = || {
-        format!(
-            "{what}: '{}' is not a number of seconds from 0 to {MAX_SECONDS}",
-            quote(v)
-        )
+    let mut texts = line_texts(pos, &moves, numbers).into_iter();
+    let done = BestMove {
+        mv: texts.next(),
+        ponder: texts.next(),
     };
-    let plain = !v.is_empty()
-        && v.chars()
-            .all(|c| c.is_ascii_digit() || matches!(c, '.' | '-' | '+' | 'e' | 'E'));
-    let s: f64 = if plain {
-        v.parse().map_err(|_| bad())?
-    } else {
-        0.0
-    };
-    if !plain || !s.is_finite() || s > MAX_SECONDS {
-        return Err(bad());
-    }
-    if s < 0.0 {
-        return if negative_is_zero { Ok(0) } else { Err(bad()) };
-    }
-    Ok((s * 1000.0).round() as u64)
-}
-
-/// The limits given by `level` lines since the last `go`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-struct Level {
-    depth: Option<u32>,
-    nodes: Option<u64>,
-    move_time_ms: Option<u64>,
-    time_ms: Option<u64>,
-    inc_ms: Option<u64>,
-    moves: Option<u32>,
-    infinite: bool,
-}
-
-impl Level {
-    fn limits(&self) -> Limits {
-        let mut limits = Limits {
-            depth: self.depth,
-            nodes: self.nodes,
-            movetime_ms: self.move_time_ms,
-            infinite: self.infinite,
-            multipv: 1,
-            ..Limits::default()
-        };
-        if let Some(t) = self.time_ms {
-            let inc = self.inc_ms.unwrap_or(0);
-            limits.clock = Some(Clock {
-                // The increment of this move is already due (Hub's rule).
-                time_ms: t.saturating_add(inc),
-                inc_ms: inc,
-                moves_to_go: self.moves.filter(|&m| m > 0),
-            });
-        }
-        if limits.depth.is_none()
-            && limits.nodes.is_none()
-            && limits.movetime_ms.is_none()
-            && limits.clock.is_none()
-        {
-            limits.infinite = true;
-        }
-        limits
-    }
+    done.hub_line().to_string()
 }
 
 /// What the front end knows of the running search.
@@ -746,9 +495,10 @@ impl Hub {
     }
 
     /// The one reply to a bad line: user text in it is escaped (see
-    /// [`escape`]), and a quote, which would end the value, becomes `'`.
+    /// [`escape`]), and the message always quoted (see [`quoted`]: a quote,
+    /// which would end the value, becomes `'`).
     fn error(&self, message: &str) {
-        let mut m = sanitize(&escape(message));
+        let mut m = escape(message);
         if m.len() > MAX_MESSAGE {
             let mut cut = MAX_MESSAGE;
             while !m.is_char_boundary(cut) {
@@ -757,12 +507,12 @@ impl Hub {
             m.truncate(cut);
             m.push_str("...");
         }
-        self.out.line(&format!("error message=\"{m}\""));
+        self.out.line(&format!("error message={}", quoted(&m)));
     }
 
     /// Carry out one line.
     fn command(&mut self, text: &str) -> Flow {
-        let line = match scan(text) {
+        let line = match Line::parse(text) {
             Ok(Some(line)) => line,
             Ok(None) => return Flow::Continue,
             Err(e) => {
@@ -801,7 +551,7 @@ impl Hub {
                 self.refused = result.as_ref().err().cloned();
                 result
             }),
-            "level" => self.idle().and_then(|_| self.level(&line)),
+            "level" => self.idle().and_then(|_| self.level.read(&line)),
             "go" => self.idle().and_then(|_| self.go(&line)),
             other => Err(format!("unknown command '{}'", quote(other))),
         };
@@ -1041,57 +791,6 @@ impl Hub {
             .map_err(|e| format!("pos: {e}"))
     }
 
-    /// `level ...`: limits for the next search.
-    fn level(&mut self, line: &Line) -> Result<(), String> {
-        let mut level = self.level.clone();
-        let mut known = false;
-        for (key, _) in &line.args {
-            let key = key.as_str();
-            let v = || -> Result<&str, String> {
-                line.value(key)?
-                    .ok_or_else(|| format!("level: '{key}' needs a value"))
-            };
-            match key {
-                "depth" => level.depth = Some(int_value("level depth", v()?, input::DEPTH)? as u32),
-                "nodes" => level.nodes = Some(int_value("level nodes", v()?, input::NODES)?),
-                "move-time" => {
-                    level.move_time_ms = Some(seconds_value("level move-time", v()?, false)?)
-                }
-                "time" => level.time_ms = Some(seconds_value("level time", v()?, true)?),
-                "inc" => level.inc_ms = Some(seconds_value("level inc", v()?, false)?),
-                "moves" => {
-                    level.moves = Some(int_value("level moves", v()?, input::MOVES_TO_GO)? as u32)
-                }
-                "infinite" => {
-                    // No limit: drops the limits given before it.
-                    level = Level {
-                        infinite: true,
-                        ..Level::default()
-                    };
-                    known = true;
-                    continue;
-                }
-                "ponder" => {}
-                _ => continue,
-            }
-            if key != "ponder" {
-                level.infinite = false;
-            }
-            known = true;
-        }
-        if !known {
-            return Err(
-                "level: no limit given (expected depth=, nodes=, move-time=, [moves=] time= [inc=], or infinite)"
-                    .into(),
-            );
-        }
-        if level.time_ms.is_none() && (level.moves.is_some() || level.inc_ms.is_some()) {
-            return Err("level: 'moves' and 'inc' need 'time' as well".into());
-        }
-        self.level = level;
-        Ok(())
-    }
-
     /// `go think | ponder | analyze`
     fn go(&mut self, line: &Line) -> Result<(), String> {
         let ponder = line.has("ponder");
@@ -1124,7 +823,7 @@ impl Hub {
         self.engine.go(
             limits,
             ponder,
-            &mut |note| note_out.line(&format!("info string={}", value_text(note))),
+            &mut |note| note_out.line(&Line::new("info").arg("string", note).to_string()),
             Box::new(move |info| {
                 started.store(true, Ordering::SeqCst);
                 info_out.line(&info_line(&pos, info, numbers))
@@ -1209,37 +908,6 @@ mod tests {
     }
 
     #[test]
-    fn lines_split_into_pairs() {
-        let l = scan(r#"pos pos=Wbbe moves="9-13 22-18"  start"#)
-            .unwrap()
-            .unwrap();
-        assert_eq!(l.command, "pos");
-        assert_eq!(l.get("pos"), Some(Some("Wbbe")));
-        assert_eq!(l.get("moves"), Some(Some("9-13 22-18")));
-        assert_eq!(l.get("start"), Some(None));
-        assert_eq!(l.get("nope"), None);
-        assert!(scan("   ").unwrap().is_none());
-        for bad in [
-            "=x",
-            "\"pos\"",
-            "pos pos=\"abc",
-            "pos pos=",
-            "level =3",
-            "go \"x\"",
-        ] {
-            assert!(scan(bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn values_are_quoted_when_needed() {
-        assert_eq!(value_text("abc"), "abc");
-        assert_eq!(value_text(""), "\"\"");
-        assert_eq!(value_text("a b"), "\"a b\"");
-        assert_eq!(value_text("a\"b"), "\"a'b\"");
-    }
-
-    #[test]
     fn both_numberings_cover_the_board() {
         let g = Geometry::BOARD_64;
         for numbers in [MoveNumbers::A1, MoveNumbers::Pdn] {
@@ -1288,16 +956,6 @@ mod tests {
         assert_eq!(parse_move(&pos, "10x19", MoveNumbers::A1).unwrap(), m);
         assert!(parse_move(&pos, "10x19x13", MoveNumbers::A1).is_err());
         assert!(parse_move(&pos, "10x19x14x14", MoveNumbers::A1).is_err());
-    }
-
-    #[test]
-    fn scores_in_men() {
-        assert_eq!(score_text(Score::Cp(12)), "0.12");
-        assert_eq!(score_text(Score::Cp(-105)), "-1.05");
-        assert_eq!(score_text(Score::Cp(0)), "0.00");
-        assert_eq!(score_text(Score::Win(1)), "99.99");
-        assert_eq!(score_text(Score::Loss(1)), "-99.98");
-        assert_eq!(score_text(Score::Win(3)), "99.95");
     }
 
     /// Output collected in memory.

@@ -32,6 +32,9 @@
 //! - [`clock`]: time management: a move's budget, the overhead learned per move.
 //!
 //! **Protocol**
+//! - [`protocol`]: the wire, for both sides: the Hub line, scores, `info`,
+//!   `bestmove`/`done`, `go`/`level` limits, the protocol kind, engines as
+//!   child processes.
 //! - [`engine`]: the engine behind both protocols: game, options, search thread.
 //! - [`serve`]: what both protocol servers share: input read in a thread of
 //!   its own, output, and commands that wait for a running search.
@@ -76,6 +79,7 @@ pub mod perft;
 pub mod player;
 pub mod position;
 pub mod progress;
+pub mod protocol;
 pub mod search;
 pub mod serve;
 pub mod svg;

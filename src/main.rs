@@ -188,10 +188,10 @@ struct MatchArgs {
     name2: Option<String>,
     /// Protocol of engine 1: uci or hub.
     #[arg(long, default_value = "uci")]
-    proto1: shashki::player::Protocol,
+    proto1: shashki::protocol::Protocol,
     /// Protocol of engine 2: uci or hub.
     #[arg(long, default_value = "uci")]
-    proto2: shashki::player::Protocol,
+    proto2: shashki::protocol::Protocol,
     /// An option of engine 1, NAME=VALUE (repeatable), e.g. Hash=128.
     #[arg(long, value_name = "NAME=VALUE")]
     option1: Vec<String>,
@@ -601,7 +601,7 @@ fn run_search(
     let tables = open_tables(egdb, variant)?;
     searcher.set_tables(tables.clone(), shashki::egdb::index::MAX_PIECES);
     let result = searcher.search(&game, &limits, &mut |info| {
-        println!("{}", shashki::uci::info_line(&pos, info))
+        println!("{}", shashki::protocol::Info::of_search(&pos, info))
     });
     for e in tables.iter().flat_map(|t| t.take_errors()) {
         eprintln!("error: {e}");
@@ -695,7 +695,7 @@ fn run_match(a: &MatchArgs) -> Result<(), String> {
         let mut options = Vec::new();
         if let Some(dir) = &egdb {
             options.push(match proto {
-                shashki::player::Protocol::Hub => ("egdb-path".to_string(), dir.clone()),
+                shashki::protocol::Protocol::Hub => ("egdb-path".to_string(), dir.clone()),
                 _ if dir.is_empty() => ("EGDB Path".to_string(), "<empty>".to_string()),
                 _ => ("EGDB Path".to_string(), dir.clone()),
             });

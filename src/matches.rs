@@ -20,7 +20,8 @@
 use crate::elo::{Sprt, SprtState, Tally};
 use crate::game::{adiyukh_result, Game, GameResult, Outcome};
 use crate::pdn::GameRecord;
-use crate::player::{EngineSpec, Failure, Go, Player};
+use crate::player::{EngineSpec, Failure, Player};
+use crate::protocol::Go;
 use crate::variant::{Scoring, Variant};
 use crate::Color;
 use rand::rngs::StdRng;
@@ -463,7 +464,9 @@ fn play_game(
         let go = Go {
             depth: config.depth[engine],
             nodes: config.nodes[engine],
-            clock: clocks.map(|c| (c[0] / 1000, c[1] / 1000, inc)),
+            ..clocks.map_or(Go::default(), |c| {
+                Go::clock(c[0] / 1000, c[1] / 1000, inc, inc)
+            })
         };
         let allowed = match clocks {
             Some(c) => Duration::from_micros(c[side_ix] + config.time_margin_ms * 1000),
