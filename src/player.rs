@@ -16,7 +16,7 @@ use crate::notation;
 use crate::protocol::hub::Line;
 use crate::protocol::process::{self, Program};
 use crate::protocol::reply::NO_MOVE;
-use crate::protocol::{BestMove, Go, HubInfo, Info, Level, Protocol, MAX_LINE};
+use crate::protocol::{BestMove, Go, HubInfo, Info, Level, Protocol, Setup, MAX_LINE};
 use crate::search::Score;
 use crate::variant::Variant;
 use std::collections::VecDeque;
@@ -371,31 +371,21 @@ impl Player {
     fn handshake(&mut self) -> Result<(), String> {
         let err = |e: Failure| e.to_string();
         let variant = self.variant.id();
-        match self.spec.protocol {
-            Protocol::Uci => {
-                self.send("uci").map_err(err)?;
-                self.wait_for("uciok", HANDSHAKE)?;
-                self.send(&format!("setoption name Variant value {variant}"))
-                    .map_err(err)?;
-                for (n, v) in self.spec.options.clone() {
-                    self.send(&format!("setoption name {n} value {v}"))
-                        .map_err(err)?;
-                }
-                self.sync()
-            }
+        let protocol = self.spec.protocol;
+        let (hello, answer, variant_name) = match protocol {
+            Protocol::Uci => ("uci", "uciok", "Variant"),
+            Protocol::Hub => ("hub", "wait", "variant"),
+        };
+        self.send(hello).map_err(err)?;
+        self.wait_for(answer, HANDSHAKE)?;
+        self.send(&protocol.set_option(variant_name, variant))
+            .map_err(err)?;
+        for (n, v) in self.spec.options.clone() {
+            self.send(&protocol.set_option(&n, &v)).map_err(err)?;
+        }
+        match protocol {
+            Protocol::Uci => self.sync(),
             Protocol::Hub => {
-                self.send("hub").map_err(err)?;
-                self.wait_for("wait", HANDSHAKE)?;
-                let set = |name: &str, value: &str| {
-                    Line::new("set-param")
-                        .arg("name", name)
-                        .arg("value", value)
-                        .to_string()
-                };
-                self.send(&set("variant", variant)).map_err(err)?;
-                for (n, v) in self.spec.options.clone() {
-                    self.send(&set(&n, &v)).map_err(err)?;
-                }
                 self.send("init").map_err(err)?;
                 self.wait_for("ready", HANDSHAKE).map(|_| ())
             }
@@ -427,11 +417,8 @@ impl Player {
 
     /// Tell the engine a new game starts.
     pub fn new_game(&mut self) -> Result<(), String> {
-        let cmd = match self.spec.protocol {
-            Protocol::Uci => "ucinewgame",
-            Protocol::Hub => "new-game",
-        };
-        self.send(cmd).map_err(|e| e.to_string())?;
+        self.send(self.spec.protocol.new_game())
+            .map_err(|e| e.to_string())?;
         self.sync()
     }
 
@@ -501,19 +488,13 @@ impl Player {
     }
 
     fn uci_commands(&self, game: &Game, go: &Go) -> Vec<String> {
-        let mut position = if *game.start() == crate::Position::start(self.variant) {
-            "position startpos".to_string()
-        } else {
-            format!("position fen {}", crate::fen::position_text(game.start()))
+        let start = game.start();
+        let setup = Setup {
+            position: (*start != crate::Position::start(self.variant))
+                .then(|| crate::fen::position_text(start)),
+            moves: notation::line_texts(start, game.moves()),
         };
-        if !game.moves().is_empty() {
-            position.push_str(" moves");
-            for t in notation::line_texts(game.start(), game.moves()) {
-                position.push(' ');
-                position.push_str(&t);
-            }
-        }
-        vec![position, go.to_string()]
+        vec![setup.uci_line(), go.to_string()]
     }
 
     fn hub_commands(&self, game: &Game, go: &Go) -> Vec<String> {
@@ -523,11 +504,11 @@ impl Player {
             moves.push(hub::move_text(&pos, m, self.numbers));
             pos = pos.play(m);
         }
-        let mut setup = Line::new("pos").arg("pos", hub::position_string(game.start()));
-        if !moves.is_empty() {
-            setup = setup.arg("moves", moves.join(" "));
-        }
-        let mut out = vec![setup.to_string()];
+        let setup = Setup {
+            position: Some(hub::position_string(game.start())),
+            moves,
+        };
+        let mut out = vec![setup.hub_line().to_string()];
         // The runner allows the clock as it stands: the level gives the
         // increment out of it (see `Level::of_go`).
         if let Some(level) = Level::of_go(go, game.position().side_to_move()).line() {

@@ -7,7 +7,7 @@
 use crate::engine::{Engine, HASH_MAX_MIB, MULTIPV_MAX, OVERHEAD_MAX_MS, THREADS_MAX};
 use crate::input::{escape, quote};
 use crate::notation;
-use crate::protocol::{BestMove, Go, Info};
+use crate::protocol::{BestMove, Go, Info, Setup};
 use crate::serve::{self, Flow, Input, Kind, Out, Reader, Server};
 use crate::variant::Variant;
 use std::collections::VecDeque;
@@ -228,21 +228,10 @@ impl Uci {
     /// `position startpos [moves ...]` or `position fen <text> [moves ...]`.
     /// A refused one leaves no position (see [`Uci::refused`]).
     fn position(&mut self, args: &[&str]) -> Result<(), String> {
-        let moves_at = args.iter().position(|&t| t == "moves");
-        let (setup, moves) = match moves_at {
-            Some(i) => (&args[..i], &args[i + 1..]),
-            None => (args, &[][..]),
-        };
-        let result = match setup.split_first() {
-            Some((&"startpos", [])) => self.engine.set_position(None, moves),
-            Some((&"fen", text)) if !text.is_empty() => {
-                self.engine.set_position(Some(&text.join(" ")), moves)
-            }
-            Some((&"fen", _)) => Err("position fen: missing position text".into()),
-            _ => Err(
-                "position: expected 'startpos' or 'fen <text>', then optionally 'moves ...'".into(),
-            ),
-        };
+        let result = Setup::parse_uci(args).and_then(|setup| {
+            let moves: Vec<&str> = setup.moves.iter().map(String::as_str).collect();
+            self.engine.set_position(setup.position.as_deref(), &moves)
+        });
         self.refused = result.as_ref().err().cloned();
         result
     }

@@ -23,7 +23,7 @@ use crate::hub::{self, Said};
 use crate::info::{self, Line};
 use serde::Serialize;
 use shashki::protocol::process::{self, Program};
-use shashki::protocol::{Go, Info, Level, Protocol, MAX_LINE};
+use shashki::protocol::{Go, Info, Level, Protocol, Setup, MAX_LINE};
 use shashki::{Move, Position, Variant};
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
@@ -307,12 +307,9 @@ async fn uci_handshake(
         }
     }
     if has_hash {
-        send(
-            stdin,
-            &format!("setoption name Hash value {}", cfg.hash_mib),
-        )
-        .await
-        .map_err(exited)?;
+        send(stdin, &Protocol::Uci.set_option("Hash", cfg.hash_mib))
+            .await
+            .map_err(exited)?;
     }
     send(stdin, "isready").await.map_err(exited)?;
     loop {
@@ -369,18 +366,15 @@ async fn hub_handshake(
     }
     if let Some((min, max)) = tt {
         let size = hub::tt_size(cfg.hash_mib, min, max);
-        send(stdin, &format!("set-param name=tt-size value={size}"))
+        send(stdin, &Protocol::Hub.set_option("tt-size", size))
             .await
             .map_err(exited)?;
     }
     if has_numbers {
         let numbers = hub::NUMBERS.id();
-        send(
-            stdin,
-            &format!("set-param name=move-numbers value={numbers}"),
-        )
-        .await
-        .map_err(exited)?;
+        send(stdin, &Protocol::Hub.set_option("move-numbers", numbers))
+            .await
+            .map_err(exited)?;
     }
     send(stdin, "init").await.map_err(exited)?;
     loop {
@@ -520,10 +514,7 @@ impl Actor {
             }
             Cmd::NewGame => {
                 if self.searching.is_none() {
-                    match self.protocol {
-                        Protocol::Uci => self.send("ucinewgame").await,
-                        Protocol::Hub => self.send("new-game").await,
-                    }
+                    self.send(self.protocol.new_game()).await;
                 }
             }
         }
@@ -555,27 +546,26 @@ impl Actor {
 
     async fn uci_start(&mut self, s: &Search) {
         if self.has_variant && self.variant != Some(s.variant) {
-            self.send(&format!("setoption name Variant value {}", s.variant.id()))
+            self.send(&self.protocol.set_option("Variant", s.variant.id()))
                 .await;
             self.variant = Some(s.variant);
         }
         if self.has_multipv && self.multipv != s.multipv {
-            self.send(&format!("setoption name MultiPV value {}", s.multipv))
+            self.send(&self.protocol.set_option("MultiPV", s.multipv))
                 .await;
             self.multipv = s.multipv;
         }
-        let mut position = format!("position fen {}", s.start);
-        if !s.moves.is_empty() {
-            position += " moves ";
-            position += &s.moves.join(" ");
-        }
-        self.send(&position).await;
+        let setup = Setup {
+            position: Some(s.start.clone()),
+            moves: s.moves.clone(),
+        };
+        self.send(&setup.uci_line()).await;
         self.send(&s.limits.to_string()).await;
     }
 
     async fn hub_start(&mut self, s: &Search) {
         if self.has_variant && self.variant != Some(s.variant) {
-            self.send(&format!("set-param name=variant value={}", s.variant.id()))
+            self.send(&self.protocol.set_option("variant", s.variant.id()))
                 .await;
             self.variant = Some(s.variant);
         }

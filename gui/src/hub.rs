@@ -15,7 +15,7 @@
 
 use shashki::hub::{self as engine_hub, MoveNumbers};
 use shashki::protocol::hub::Line;
-use shashki::protocol::{BestMove, HubInfo, Info};
+use shashki::protocol::{BestMove, HubInfo, Info, Setup};
 use shashki::{notation, Move, Position};
 
 /// How this program numbers 8x8 squares in Hub moves.
@@ -128,17 +128,17 @@ pub fn info(hub: &HubInfo, pos: &Position) -> Info {
 /// The `pos` command for a game: its start, then its moves in Hub form;
 /// and the position after them.
 pub fn position_command(start: &Position, line: &[Move]) -> (String, Position) {
-    let mut cmd = Line::new("pos").arg("pos", engine_hub::position_string(start));
     let mut p = *start;
-    let mut texts = Vec::with_capacity(line.len());
+    let mut moves = Vec::with_capacity(line.len());
     for mv in line {
-        texts.push(engine_hub::move_text(&p, mv, NUMBERS));
+        moves.push(engine_hub::move_text(&p, mv, NUMBERS));
         p.make(mv);
     }
-    if !texts.is_empty() {
-        cmd = cmd.arg("moves", texts.join(" "));
-    }
-    (cmd.to_string(), p)
+    let setup = Setup {
+        position: Some(engine_hub::position_string(start)),
+        moves,
+    };
+    (setup.hub_line().to_string(), p)
 }
 
 /// `tt-size` (log2 of 16-byte entries: 16 is 1 MiB) for a table of about

@@ -37,6 +37,14 @@ impl Line {
         self
     }
 
+    /// With `name=value` added when there is a value.
+    pub fn arg_opt(self, name: &str, value: Option<impl ToString>) -> Line {
+        match value {
+            Some(v) => self.arg(name, v),
+            None => self,
+        }
+    }
+
     /// With the flag `name` added.
     pub fn flag(mut self, name: &str) -> Line {
         self.args.push((name.to_string(), None));
@@ -223,6 +231,11 @@ pub fn quoted(v: &str) -> String {
     format!("\"{safe}\"")
 }
 
+/// Milliseconds as Hub writes times: seconds with three decimals.
+pub fn seconds_text(ms: u64) -> String {
+    format!("{}.{:03}", ms / 1000, ms % 1000)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -285,9 +298,12 @@ mod tests {
         assert_eq!(value_text("W:Wa1,c3-2/1:B"), "W:Wa1,c3-2/1:B");
         assert_eq!(value_text("say \"x\""), "\"say 'x'\"");
         assert_eq!(quoted("x"), "\"x\"");
+        assert_eq!(seconds_text(84), "0.084");
+        assert_eq!(seconds_text(61_500), "61.500");
         let l = Line::new("pos")
             .arg("pos", "Wbbe")
-            .arg("moves", "9-13 22-18")
+            .arg_opt("x", None::<u32>)
+            .arg_opt("moves", Some("9-13 22-18"))
             .flag("start");
         assert_eq!(l.to_string(), r#"pos pos=Wbbe moves="9-13 22-18" start"#);
     }

@@ -12,7 +12,7 @@
 //! Reading never fails: a figure that is not a number is left out, a word
 //! it does not know is skipped, so engines that say more still work.
 
-use super::hub::Line;
+use super::hub::{seconds_text, Line};
 use super::score::{self, Men};
 use crate::notation;
 use crate::position::Position;
@@ -202,30 +202,18 @@ impl HubInfo {
 
     /// The line as sent.
     pub fn line(&self) -> Line {
-        let mut l = Line::new("info");
-        if let Some(d) = self.depth {
-            l = l.arg("depth", d);
-        }
-        if let Some(d) = self.seldepth {
-            l = l.arg("seldepth", d);
-        }
-        if let Some(s) = self.score {
-            l = l.arg("score", Men(s));
-        }
-        if let Some(n) = self.nodes {
-            l = l.arg("nodes", n);
-        }
-        if let Some(t) = self.time_ms {
-            l = l.arg("time", format!("{}.{:03}", t / 1000, t % 1000));
-        }
-        if let Some(nps) = self.nps {
+        let mnps = |nps: u64| {
             let m = nps / 10_000;
-            l = l.arg("nps", format!("{}.{:02}", m / 100, m % 100));
-        }
-        if !self.pv.is_empty() {
-            l = l.arg("pv", self.pv.join(" "));
-        }
-        l
+            format!("{}.{:02}", m / 100, m % 100)
+        };
+        Line::new("info")
+            .arg_opt("depth", self.depth)
+            .arg_opt("seldepth", self.seldepth)
+            .arg_opt("score", self.score.map(Men))
+            .arg_opt("nodes", self.nodes)
+            .arg_opt("time", self.time_ms.map(seconds_text))
+            .arg_opt("nps", self.nps.map(mnps))
+            .arg_opt("pv", (!self.pv.is_empty()).then(|| self.pv.join(" ")))
     }
 }
 

@@ -14,7 +14,7 @@
 //! the range; only a negative clock time counts as zero (a GUI whose clock
 //! flagged still gets a move).
 
-use super::hub::Line;
+use super::hub::{seconds_text, Line};
 use crate::board::Color;
 use crate::input::{self, quote, Range};
 use crate::notation;
@@ -232,26 +232,13 @@ impl Level {
 
     /// The `level` line; `None` when it gives no limit.
     pub fn line(&self) -> Option<Line> {
-        let seconds = |ms: u64| format!("{}.{:03}", ms / 1000, ms % 1000);
-        let mut l = Line::new("level");
-        if let Some(d) = self.depth {
-            l = l.arg("depth", d);
-        }
-        if let Some(n) = self.nodes {
-            l = l.arg("nodes", n);
-        }
-        if let Some(t) = self.move_time_ms {
-            l = l.arg("move-time", seconds(t));
-        }
-        if let Some(m) = self.moves {
-            l = l.arg("moves", m);
-        }
-        if let Some(t) = self.time_ms {
-            l = l.arg("time", seconds(t));
-        }
-        if let Some(i) = self.inc_ms {
-            l = l.arg("inc", seconds(i));
-        }
+        let mut l = Line::new("level")
+            .arg_opt("depth", self.depth)
+            .arg_opt("nodes", self.nodes)
+            .arg_opt("move-time", self.move_time_ms.map(seconds_text))
+            .arg_opt("moves", self.moves)
+            .arg_opt("time", self.time_ms.map(seconds_text))
+            .arg_opt("inc", self.inc_ms.map(seconds_text));
         if self.infinite {
             l = l.flag("infinite");
         }
