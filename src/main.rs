@@ -606,10 +606,11 @@ fn run_search(
     for e in tables.iter().flat_map(|t| t.take_errors()) {
         eprintln!("error: {e}");
     }
-    match result.best {
-        Some(m) => println!("bestmove {}", notation::move_text(&pos, &m)),
-        None => println!("bestmove (none)"),
-    }
+    let best = shashki::protocol::BestMove {
+        mv: result.best.map(|m| notation::move_text(&pos, &m)),
+        ponder: None,
+    };
+    println!("{}", best.uci_line());
     Ok(())
 }
 
