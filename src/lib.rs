@@ -24,7 +24,7 @@
 //! - [`perft`]: perft and divide, serial and parallel.
 //!
 //! **Search**
-//! - [`eval`], [`weights`]: the evaluation per variant and its weights;
+//! - [`eval`]: the evaluation per variant; [`eval::weights`]: its weights;
 //!   [`eval::patterns`]: the learned pattern weights (every variant).
 //! - [`tt`]: the lock-free transposition table.
 //! - [`search`]: iterative deepening, PVS, quiescence, limits, Lazy SMP.
@@ -82,7 +82,6 @@ pub mod svg;
 pub mod tt;
 pub mod uci;
 pub mod variant;
-pub mod weights;
 mod zobrist;
 
 pub use board::{Color, Square};

@@ -45,7 +45,7 @@ use crate::moves::{Move, MoveList, StackTop};
 use crate::position::Position;
 use crate::tt::{Bound, Entry, TranspositionTable};
 use crate::variant::{with_rules, Rules, Scoring};
-use crate::weights::Weights;
+use crate::eval::weights::Weights;
 use smallvec::SmallVec;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
