@@ -1,4 +1,4 @@
-//! The search (`src/search.rs`) checked against answers it did not produce.
+//! The search (`src/search/`) checked against answers it did not produce.
 //!
 //! Best moves come from a small exhaustive solver written here over the
 //! legal move generator alone (`Position::legal_moves`, `Position::play`):

@@ -27,7 +27,8 @@
 //! - [`eval`]: the evaluation per variant; [`eval::weights`]: its weights;
 //!   [`eval::patterns`]: the learned pattern weights (every variant).
 //! - [`tt`]: the lock-free transposition table.
-//! - [`search`]: iterative deepening, PVS, quiescence, limits, Lazy SMP.
+//! - [`search`]: limits and results, the score scale, repetitions, iterative
+//!   deepening, PVS and quiescence, the lines along the tables, Lazy SMP.
 //! - [`egdb`]: endgame tables for Russian and Brazilian: built, stored, probed.
 //! - [`clock`]: time management: a move's budget, the overhead learned per move.
 //!
