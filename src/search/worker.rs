@@ -81,7 +81,8 @@ pub(super) struct Shared<'a> {
     /// With more than one thread: the positions being searched.
     pub(super) busy: Option<&'a Busy>,
     /// The value of every root move is settled at the first ply (see
-    /// [`settled_at_once`]): iterations past the second change nothing.
+    /// [`settled_at_once`](super::tables::settled_at_once)): iterations
+    /// past the second change nothing.
     pub(super) settled: bool,
 }
 
