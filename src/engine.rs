@@ -9,11 +9,11 @@
 use crate::clock::{Overhead, OverheadMeter};
 use crate::egdb::{self, Tables};
 use crate::eval::patterns::{is_patterns_file, Patterns};
+use crate::eval::weights::Weights;
 use crate::game::Game;
 use crate::moves::Move;
 use crate::search::{Info, Limits, SearchResult, Searcher};
 use crate::variant::Variant;
-use crate::weights::Weights;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::sync::Mutex;

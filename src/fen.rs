@@ -141,6 +141,13 @@ pub fn parse_position(variant: Variant, text: &str) -> Result<Position, Position
     Ok(pos)
 }
 
+impl Position {
+    /// The start position of `variant`.
+    pub fn start(variant: Variant) -> Position {
+        parse_position(variant, variant.start_fen()).expect("start position text is valid")
+    }
+}
+
 fn parse_color(s: &str) -> Option<Color> {
     let mut c = s.chars();
     let color = c.next().and_then(parse_color_char)?;

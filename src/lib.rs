@@ -24,10 +24,11 @@
 //! - [`perft`]: perft and divide, serial and parallel.
 //!
 //! **Search**
-//! - [`eval`], [`weights`]: the evaluation per variant and its weights;
+//! - [`eval`]: the evaluation per variant; [`eval::weights`]: its weights;
 //!   [`eval::patterns`]: the learned pattern weights (every variant).
 //! - [`tt`]: the lock-free transposition table.
-//! - [`search`]: iterative deepening, PVS, quiescence, limits, Lazy SMP.
+//! - [`search`]: limits and results, the score scale, repetitions, iterative
+//!   deepening, PVS and quiescence, the lines along the tables, Lazy SMP.
 //! - [`egdb`]: endgame tables for Russian and Brazilian: built, stored, probed.
 //! - [`clock`]: time management: a move's budget, the overhead learned per move.
 //!
@@ -82,7 +83,6 @@ pub mod svg;
 pub mod tt;
 pub mod uci;
 pub mod variant;
-pub mod weights;
 mod zobrist;
 
 pub use board::{Color, Square};

@@ -10,7 +10,7 @@ use crate::play::{game_rng, play_out, random_opening};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::Rng;
 use rayon::prelude::*;
-use shashki::weights::Weights;
+use shashki::eval::weights::Weights;
 use shashki::Variant;
 
 /// What to play.

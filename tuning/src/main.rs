@@ -4,8 +4,8 @@
 use clap::Subcommand;
 use shashki::cli::{real, whole, within};
 use shashki::eval::patterns::{is_patterns_file, Patterns};
+use shashki::eval::weights::Weights;
 use shashki::input;
-use shashki::weights::Weights;
 use shashki::Variant;
 use shashki_tuning::compare::{compare, CompareConfig};
 use shashki_tuning::data::DataSet;

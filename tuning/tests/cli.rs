@@ -80,7 +80,7 @@ fn gen_merge_fit_compare_end_to_end() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("before:") && out.contains("after:"), "{out}");
     let text = std::fs::read_to_string(&w).unwrap();
-    assert!(shashki::weights::Weights::parse(&text).is_ok());
+    assert!(shashki::eval::weights::Weights::parse(&text).is_ok());
     assert!(std::fs::read_to_string(&svg).unwrap().contains("<polyline"));
     let (code, out, err) = tune(&[
         "compare",
