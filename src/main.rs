@@ -1,10 +1,10 @@
 //! The `shashki` command line: a thin shell over the library.
 
 use clap::Subcommand;
-use shashki::cli::{real, whole, within};
 use shashki::game::Game;
 use shashki::input;
 use shashki::search::{Limits, Searcher};
+use shashki::tools::cli::{real, whole, within};
 use shashki::{fen, notation, perft, Position, Variant};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -132,10 +132,10 @@ enum Command {
         #[arg(long, default_value = "russian")]
         variant: Variant,
         /// Plies of each opening.
-        #[arg(long, default_value_t = 3, value_parser = whole::<usize>(1, shashki::openings::MAX_PLIES as u64))]
+        #[arg(long, default_value_t = 3, value_parser = whole::<usize>(1, shashki::tools::openings::MAX_PLIES as u64))]
         plies: usize,
         /// Pick N random sequences (seeded) instead of all of them.
-        #[arg(long, value_parser = whole::<usize>(1, shashki::openings::MAX_RANDOM as u64))]
+        #[arg(long, value_parser = whole::<usize>(1, shashki::tools::openings::MAX_RANDOM as u64))]
         random: Option<usize>,
         /// Seed of the random sequences (with --random).
         #[arg(long, default_value_t = 1, value_parser = whole::<u64>(0, u64::MAX))]
@@ -188,10 +188,10 @@ struct MatchArgs {
     name2: Option<String>,
     /// Protocol of engine 1: uci or hub.
     #[arg(long, default_value = "uci")]
-    proto1: shashki::player::Protocol,
+    proto1: shashki::tools::player::Protocol,
     /// Protocol of engine 2: uci or hub.
     #[arg(long, default_value = "uci")]
-    proto2: shashki::player::Protocol,
+    proto2: shashki::tools::player::Protocol,
     /// An option of engine 1, NAME=VALUE (repeatable), e.g. Hash=128.
     #[arg(long, value_name = "NAME=VALUE")]
     option1: Vec<String>,
@@ -206,7 +206,7 @@ struct MatchArgs {
     games: usize,
     /// Fischer clock: base+increment in seconds, e.g. 10+0.1.
     #[arg(long, allow_hyphen_values = true)]
-    tc: Option<shashki::matches::TimeControl>,
+    tc: Option<shashki::tools::matches::TimeControl>,
     /// Depth limit per move of both engines.
     #[arg(long, value_parser = within::<u32>(input::DEPTH))]
     depth: Option<u32>,
@@ -386,8 +386,8 @@ enum EgdbCommand {
 }
 
 fn main() -> ExitCode {
-    // Argument errors: one line and a hint, status 2 (shashki::cli).
-    let cli: Cli = shashki::cli::parse();
+    // Argument errors: one line and a hint, status 2 (shashki::tools::cli).
+    let cli: Cli = shashki::tools::cli::parse();
     let result = match cli.command {
         Some(Command::Perft {
             variant,
@@ -407,14 +407,14 @@ fn main() -> ExitCode {
             depth,
             max_score,
         }) => {
-            let opts = shashki::openings::GenerateOptions {
+            let opts = shashki::tools::openings::GenerateOptions {
                 plies,
                 random,
                 seed,
                 depth,
                 max_score,
             };
-            shashki::openings::generate(variant, &opts).map(|text| print!("{text}"))
+            shashki::tools::openings::generate(variant, &opts).map(|text| print!("{text}"))
         }
         Some(Command::Show {
             variant,
@@ -566,7 +566,7 @@ fn run_show(
         }
     }
     if let Some(path) = svg {
-        std::fs::write(path, shashki::svg::svg(game.position()))
+        std::fs::write(path, shashki::tools::svg::svg(game.position()))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(())
@@ -676,8 +676,8 @@ fn parse_options(list: &[String], which: u32) -> Result<Vec<(String, String)>, S
 }
 
 fn run_match(a: &MatchArgs) -> Result<(), String> {
-    use shashki::matches::{self, MatchConfig};
-    use shashki::player::EngineSpec;
+    use shashki::tools::matches::{self, MatchConfig};
+    use shashki::tools::player::EngineSpec;
     use std::io::{IsTerminal, Write};
     let me = std::env::current_exe()
         .map_err(|e| format!("cannot find this program's path: {e}"))?
@@ -695,7 +695,7 @@ fn run_match(a: &MatchArgs) -> Result<(), String> {
         let mut options = Vec::new();
         if let Some(dir) = &egdb {
             options.push(match proto {
-                shashki::player::Protocol::Hub => ("egdb-path".to_string(), dir.clone()),
+                shashki::tools::player::Protocol::Hub => ("egdb-path".to_string(), dir.clone()),
                 _ if dir.is_empty() => ("EGDB Path".to_string(), "<empty>".to_string()),
                 _ => ("EGDB Path".to_string(), dir.clone()),
             });
@@ -711,13 +711,13 @@ fn run_match(a: &MatchArgs) -> Result<(), String> {
     let openings_text = match &a.openings {
         Some(path) => std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read openings '{}': {e}", path.display()))?,
-        None => shashki::openings::builtin(a.variant).to_string(),
+        None => shashki::tools::openings::builtin(a.variant).to_string(),
     };
-    let openings = shashki::openings::parse(a.variant, &openings_text)?;
+    let openings = shashki::tools::openings::parse(a.variant, &openings_text)?;
     let sprt = a
         .sprt
         .as_deref()
-        .map(shashki::elo::Sprt::parse)
+        .map(shashki::tools::elo::Sprt::parse)
         .transpose()?;
     let config = MatchConfig {
         engines: [
@@ -811,7 +811,7 @@ fn run_match(a: &MatchArgs) -> Result<(), String> {
 }
 
 fn run_analyse(a: &AnalyseArgs) -> Result<(), String> {
-    use shashki::analyse::{self, Thresholds};
+    use shashki::tools::analyse::{self, Thresholds};
     use std::io::Write;
     let encoding = (a.encoding.as_deref().map(str::parse).transpose())
         .map_err(|e| format!("--encoding: {e}"))?;
@@ -963,7 +963,7 @@ fn run_egdb(cmd: EgdbCommand) -> Result<(), String> {
                                 all,
                                 start.elapsed().as_secs_f64(),
                             );
-                            shashki::progress::redraw(&line);
+                            shashki::tools::progress::redraw(&line);
                         }
                     });
                 }
@@ -1000,7 +1000,7 @@ fn run_egdb(cmd: EgdbCommand) -> Result<(), String> {
                 result
             });
             if tty {
-                shashki::progress::clear();
+                shashki::tools::progress::clear();
                 let t = totals.lock().unwrap_or_else(|p| p.into_inner());
                 eprintln!(
                     "pairs: {} built ({} positions, {} bytes), {} found whole and checked, in {}",
@@ -1008,7 +1008,7 @@ fn run_egdb(cmd: EgdbCommand) -> Result<(), String> {
                     t.built,
                     t.bytes,
                     t.skipped,
-                    shashki::progress::clock_time(start.elapsed().as_secs())
+                    shashki::tools::progress::clock_time(start.elapsed().as_secs())
                 );
             }
             result?;
@@ -1082,7 +1082,7 @@ mod tests {
     fn every_option_is_described() {
         let cli = super::Cli::command();
         cli.clone().debug_assert();
-        let missing = shashki::cli::undescribed(&cli);
+        let missing = shashki::tools::cli::undescribed(&cli);
         assert!(missing.is_empty(), "{missing:#?}");
     }
 }

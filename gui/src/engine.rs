@@ -206,7 +206,7 @@ impl Engine {
             Program::Path(p) => Command::new(p),
             Program::Shell(s) => {
                 let mut c = Command::new("sh");
-                c.arg("-c").arg(shashki::player::shell_line(s));
+                c.arg("-c").arg(shashki::tools::player::shell_line(s));
                 c
             }
         };
@@ -521,7 +521,7 @@ impl Drop for Group {
     fn drop(&mut self) {
         #[cfg(unix)]
         if let Some(pid) = self.0 {
-            shashki::player::kill_group(pid);
+            shashki::tools::player::kill_group(pid);
         }
     }
 }

@@ -289,7 +289,8 @@ fn numbers_out_of_range_name_the_range() {
 #[test]
 fn endgames_writes_an_opening_file() {
     use shashki::game::Game;
-    use shashki::{openings, pdn, Variant};
+    use shashki::tools::openings;
+    use shashki::{pdn, Variant};
     let s = |p: &PathBuf| p.to_str().unwrap().to_string();
     let record = |text: &str, moves: &[&str]| {
         let mut g = Game::from_text(Variant::Russian, text).unwrap();
