@@ -6,8 +6,10 @@
 //! protocol. The modules in that order, then the tools:
 //!
 //! **Text**
-//! - [`fen`]: position text (`W:Wa1,c3:Bb6,Kh8`, towers `e5-2/1`), both ways.
-//! - [`notation`]: move text (`c3-d4`, `c3:e5:g3`, numeric and short forms), both ways.
+//! - [`fen`]: position text (`W:Wa1,c3:Bb6,Kh8`, towers `e5-2/1`), and Hub's
+//!   33-character form, both ways.
+//! - [`notation`]: move text (`c3-d4`, `c3:e5:g3`, numeric and short forms), both ways;
+//!   [`notation::hub`]: Hub's numbered moves (`10x19x14`).
 //! - [`pdn`]: PDN game files, read and written.
 //! - [`input`]: the ranges of the numbers users give, and user text quoted back.
 //!

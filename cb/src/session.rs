@@ -24,8 +24,8 @@
 use crate::timing::TimeMode;
 use shashki::engine::Engine;
 use shashki::game::{Game, GameResult};
-use shashki::hub::{self, MoveNumbers};
 use shashki::input::quote;
+use shashki::notation::hub::{self, MoveNumbers};
 use shashki::search::{Info, Score, SearchResult};
 use shashki::{fen, notation};
 use shashki::{Color, Move, Position, Variant};

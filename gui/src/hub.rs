@@ -14,7 +14,7 @@
 
 use crate::engine::Limits;
 use crate::info::{Info, Score};
-use shashki::hub::{self as engine_hub, MoveNumbers};
+use shashki::notation::hub::{self as engine_hub, MoveNumbers};
 use shashki::{notation, Color, Move, Position};
 
 /// How this program numbers 8x8 squares in Hub moves.
@@ -235,7 +235,7 @@ pub fn info(line: &HubLine, pos: &Position) -> Info {
 /// The `pos` command for a game: its start, then its moves in Hub form;
 /// and the position after them.
 pub fn position_command(start: &Position, line: &[Move]) -> (String, Position) {
-    let mut s = format!("pos pos={}", value(&engine_hub::position_string(start)));
+    let mut s = format!("pos pos={}", value(&shashki::fen::hub_position_text(start)));
     let mut p = *start;
     let mut texts = Vec::with_capacity(line.len());
     for mv in line {

@@ -10,9 +10,9 @@
 //! Dropping a [`Player`] kills the process.
 
 use crate::game::Game;
-use crate::hub::{self, MoveNumbers};
 use crate::moves::Move;
 use crate::notation;
+use crate::notation::hub::{self, MoveNumbers};
 use crate::variant::Variant;
 use std::collections::VecDeque;
 use std::io::Read;
@@ -510,7 +510,9 @@ impl Player {
             let elapsed = start.elapsed();
             let parsed = match self.spec.protocol {
                 Protocol::Uci => notation::parse_move(&pos, &text).map_err(|e| e.to_string()),
-                Protocol::Hub => hub::parse_move(&pos, &text, self.numbers),
+                Protocol::Hub => {
+                    hub::parse_move(&pos, &text, self.numbers).map_err(|e| e.to_string())
+                }
             };
             return match parsed {
                 Ok(mv) => Ok(Reply {
@@ -558,7 +560,7 @@ impl Player {
         }
         let mut out = vec![format!(
             "pos pos={}{}",
-            quote(&hub::position_string(game.start())),
+            quote(&crate::fen::hub_position_text(game.start())),
             if moves.is_empty() {
                 String::new()
             } else {
