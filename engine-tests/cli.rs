@@ -674,33 +674,32 @@ fn heading_anchor(heading: &str) -> String {
         .collect()
 }
 
-/// The anchors of a Markdown text's headings (outside code blocks).
-fn anchors(text: &str) -> Vec<String> {
+/// The lines of a Markdown text outside its code blocks (the fence lines
+/// themselves left out).
+fn prose_lines(text: &str) -> impl Iterator<Item = &str> {
     let mut fence = false;
-    let mut out = Vec::new();
-    for line in text.lines() {
+    text.lines().filter(move |line| {
         if line.trim_start().starts_with("```") {
             fence = !fence;
-        } else if !fence && line.starts_with('#') {
-            out.push(heading_anchor(line.trim_start_matches('#')));
+            return false;
         }
-    }
-    out
+        !fence
+    })
+}
+
+/// The anchors of a Markdown text's headings (outside code blocks).
+fn anchors(text: &str) -> Vec<String> {
+    prose_lines(text)
+        .filter(|line| line.starts_with('#'))
+        .map(|line| heading_anchor(line.trim_start_matches('#')))
+        .collect()
 }
 
 /// The targets of a Markdown text's links and images, `[text](target)`,
 /// outside code blocks and code spans.
 fn link_targets(text: &str) -> Vec<String> {
-    let mut fence = false;
     let mut out = Vec::new();
-    for line in text.lines() {
-        if line.trim_start().starts_with("```") {
-            fence = !fence;
-            continue;
-        }
-        if fence {
-            continue;
-        }
+    for line in prose_lines(text) {
         // Drop code spans: the odd pieces between backticks.
         let prose: String = line
             .split('`')
