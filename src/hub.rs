@@ -140,24 +140,36 @@
 //! engine; at the end of the input the waiting commands are carried out, a
 //! search with limits runs to its end and an open-ended one is stopped.
 
-use crate::engine::{Engine, OVERHEAD_MAX_MS, THREADS_MAX};
+use crate::engine::Engine;
 use crate::fen::{self, parse_hub_position};
 use crate::game::Game;
 use crate::input::{self, escape, quote, Range};
 use crate::moves::Move;
 use crate::notation::{self, hub::MoveNumbers};
+use crate::options::{self, Setting};
 use crate::position::Position;
 use crate::search::{Clock, Info, Limits, Score, SearchResult};
 use crate::serve::{self, Flow, Kind, Out, Reader, Server};
-use crate::variant::Variant;
 use std::collections::VecDeque;
 use std::io::Read;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-/// Smallest and largest `tt-size` (log2 of 16-byte entries).
-const TT_SIZE_MIN: u32 = 16;
-const TT_SIZE_MAX: u32 = 32;
+/// The parameters `hub` lists, in its order: the server's own
+/// `move-numbers` and the engine's options by their Hub names (their row
+/// in [`crate::options`]' table says the rest).
+const PARAMS: [&str; 10] = [
+    "variant",
+    "move-numbers",
+    "threads",
+    "tt-size",
+    "ponder",
+    "move-overhead",
+    "egdb-path",
+    "egdb-pieces",
+    "eval",
+    "weights",
+];
 /// Longest time accepted in `level`, in seconds (a year, as in UCI).
 const MAX_SECONDS: f64 = (input::TIME_MS.max / 1000) as f64;
 /// Longest error message sent.
@@ -630,44 +642,16 @@ impl Hub {
             id.push_str(&format!(" {k}={}", value_text(v)));
         }
         self.out.line(&id);
-        let variants: Vec<&str> = Variant::ALL.iter().map(|v| v.id()).collect();
-        self.out.line(&format!(
-            "param name=variant value={} type=enum values={}",
-            value_text(o.variant.id()),
-            value_text(&variants.join(" "))
-        ));
-        self.out.line(&format!(
-            "param name=move-numbers value={} type=enum values=\"a1 pdn\"",
-            self.numbers.id()
-        ));
-        self.out.line(&format!(
-            "param name=threads value={} type=int min=1 max={THREADS_MAX}",
-            o.threads
-        ));
-        let tt_size = TT_SIZE_MIN + o.hash_mib.max(1).ilog2();
-        self.out.line(&format!(
-            "param name=tt-size value={tt_size} type=int min={TT_SIZE_MIN} max={TT_SIZE_MAX}"
-        ));
-        self.out
-            .line(&format!("param name=ponder value={} type=bool", o.ponder));
-        self.out.line(&format!(
-            "param name=move-overhead value={} type=int min=0 max={OVERHEAD_MAX_MS}",
-            o.move_overhead_ms
-        ));
-        self.out.line(&format!(
-            "param name=egdb-path value={} type=string",
-            value_text(&o.egdb_path)
-        ));
-        self.out.line(&format!(
-            "param name=egdb-pieces value={} type=int min=0 max={}",
-            o.egdb_pieces,
-            crate::egdb::index::MAX_PIECES
-        ));
-        self.out.line(&format!(
-            "param name=eval value={} type=enum values=\"patterns hand\"",
-            o.eval.name()
-        ));
-        self.out.line("param name=weights value=\"\" type=string");
+        for name in PARAMS {
+            let line = match options::hub_param(name) {
+                Some(p) => p.line(o, value_text),
+                None => format!(
+                    "param name={name} value={} type=enum values=\"a1 pdn\"",
+                    self.numbers.id()
+                ),
+            };
+            self.out.line(&line);
+        }
         self.out.line("wait");
     }
 
@@ -677,84 +661,32 @@ impl Hub {
             .value("name")?
             .ok_or("set-param: missing name=<parameter>")?;
         let value = line.value("value")?.unwrap_or("");
-        match name.to_ascii_lowercase().as_str() {
-            "variant" => {
-                let v: Variant = value.parse().map_err(|_| {
-                    format!(
-                        "set-param variant: unknown variant '{}' (expected russian, brazilian, adiyukh-64 or adiyukh-80)",
-                        quote(value)
-                    )
-                })?;
-                self.engine.set_option("variant", v.id())?;
+        let name = name.to_ascii_lowercase();
+        if name == "move-numbers" {
+            self.numbers = MoveNumbers::parse(value).ok_or_else(|| {
+                format!(
+                    "set-param move-numbers: '{}' is not a1 or pdn",
+                    quote(value)
+                )
+            })?;
+            return Ok(());
+        }
+        let param = options::hub_param(&name).ok_or_else(|| {
+            format!(
+                "set-param: unknown parameter '{}' (known: {})",
+                quote(&name),
+                PARAMS.join(", ")
+            )
+        })?;
+        param.set(value, |setting| {
+            let variant = matches!(setting, Setting::Variant(_));
+            self.engine.set(setting)?;
+            if variant {
                 // A new variant starts from its start position.
                 self.refused = None;
-                Ok(())
             }
-            "move-numbers" => {
-                self.numbers = MoveNumbers::parse(value).ok_or_else(|| {
-                    format!(
-                        "set-param move-numbers: '{}' is not a1 or pdn",
-                        quote(value)
-                    )
-                })?;
-                Ok(())
-            }
-            "threads" => {
-                let n = int_value("set-param threads", value, input::THREADS)?;
-                self.engine.set_option("threads", &n.to_string())
-            }
-            "tt-size" => {
-                let n = int_value(
-                    "set-param tt-size",
-                    value,
-                    Range::new(TT_SIZE_MIN as u64, TT_SIZE_MAX as u64),
-                )?;
-                let mib = 1usize << (n as u32 - TT_SIZE_MIN);
-                // A size the system refuses leaves the old table.
-                self.engine
-                    .set_option("hash", &mib.to_string())
-                    .map_err(|e| format!("set-param tt-size {n}: {e}"))
-            }
-            "ponder" => match value.to_ascii_lowercase().as_str() {
-                "true" | "false" => self.engine.set_option("ponder", value),
-                _ => Err(format!(
-                    "set-param ponder: '{}' is not true or false",
-                    quote(value)
-                )),
-            },
-            "move-overhead" => {
-                let n = int_value(
-                    "set-param move-overhead",
-                    value,
-                    Range::new(0, OVERHEAD_MAX_MS),
-                )?;
-                self.engine.set_option("move overhead", &n.to_string())
-            }
-            "egdb-path" => self
-                .engine
-                .set_option("egdb path", value)
-                .map_err(|e| format!("set-param egdb-path: {}", e.replace("option EGDB Path: ", ""))),
-            "egdb-pieces" => {
-                let n = int_value(
-                    "set-param egdb-pieces",
-                    value,
-                    Range::new(0, crate::egdb::index::MAX_PIECES as u64),
-                )?;
-                self.engine.set_option("egdb pieces", &n.to_string())
-            }
-            "eval" => self
-                .engine
-                .set_option("eval", value)
-                .map_err(|e| format!("set-param eval: {}", e.replace("option Eval: ", ""))),
-            "weights" => self
-                .engine
-                .set_option("weights", value)
-                .map_err(|e| format!("set-param weights: {}", e.replace("option Weights: ", ""))),
-            other => Err(format!(
-                "set-param: unknown parameter '{}' (known: variant, move-numbers, threads, tt-size, ponder, move-overhead, egdb-path, egdb-pieces, eval, weights)",
-                quote(other)
-            )),
-        }
+            Ok(())
+        })
     }
 
     /// `pos [pos=<position> | start] [moves="<moves>"]`
@@ -944,6 +876,19 @@ fn position_after_start(line: &Line) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `hub` lists every option with a Hub parameter, once, and the
+    /// server's own `move-numbers`.
+    #[test]
+    fn params_are_the_tables_and_move_numbers() {
+        let mut listed: Vec<&str> = PARAMS.to_vec();
+        listed.retain(|&p| p != "move-numbers");
+        assert_eq!(listed.len(), PARAMS.len() - 1);
+        let mut table: Vec<&str> = options::hub_params().map(|p| p.name()).collect();
+        listed.sort_unstable();
+        table.sort_unstable();
+        assert_eq!(listed, table);
+    }
 
     #[test]
     fn lines_split_into_pairs() {

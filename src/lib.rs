@@ -35,6 +35,8 @@
 //! - [`clock`]: time management: a move's budget, the overhead learned per move.
 //!
 //! **Protocol**
+//! - [`options`]: the option table: names, kinds, ranges, defaults, the Hub
+//!   and CheckerBoard names; every front end prints and reads options by it.
 //! - [`engine`]: the engine behind both protocols: game, options, search thread.
 //! - [`serve`]: what both protocol servers share: input read in a thread of
 //!   its own, output, and commands that wait for a running search.
@@ -67,6 +69,7 @@ pub mod input;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
+pub mod options;
 pub mod pdn;
 pub mod perft;
 pub mod position;

@@ -2,10 +2,10 @@
 
 use clap::Subcommand;
 use shashki::game::Game;
-use shashki::input;
 use shashki::search::{Limits, Searcher};
 use shashki::tools::cli::{real, whole, within};
 use shashki::{fen, notation, perft, Position, Variant};
+use shashki::{input, options};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -30,7 +30,7 @@ struct Cli {
 const GAMES_MAX: u64 = 1_000_000;
 /// Games of a match played at once: each keeps about one core busy (its
 /// two engines take turns), so the cap is the engine's thread cap.
-const CONCURRENCY_MAX: u64 = shashki::engine::THREADS_MAX as u64;
+const CONCURRENCY_MAX: u64 = options::THREADS.max;
 /// Plies of a match game before it is ended.
 const PLIES_MAX: u64 = 100_000;
 /// Seconds an engine may think about a move without a clock (a year).
@@ -66,7 +66,7 @@ enum Command {
         #[arg(long)]
         divide: bool,
         /// Worker threads (1 = serial).
-        #[arg(long, default_value_t = 1, value_parser = within::<usize>(input::THREADS))]
+        #[arg(long, default_value_t = 1, value_parser = within::<usize>(options::THREADS))]
         threads: usize,
     },
     /// Search a position and print the reports; the last line is
@@ -94,13 +94,13 @@ enum Command {
         /// Best lines reported at each depth, best first, each starting
         /// with another move (the protocol's MultiPV option); bestmove is
         /// the first line's move.
-        #[arg(long, default_value_t = 1, value_parser = within::<usize>(input::MULTIPV))]
+        #[arg(long, default_value_t = 1, value_parser = within::<usize>(options::MULTIPV))]
         multipv: usize,
         /// Search threads.
-        #[arg(long, default_value_t = 1, value_parser = within::<usize>(input::THREADS))]
+        #[arg(long, default_value_t = 1, value_parser = within::<usize>(options::THREADS))]
         threads: usize,
         /// Transposition table size in MiB.
-        #[arg(long, default_value_t = 64, value_parser = within::<usize>(input::HASH_MIB))]
+        #[arg(long, default_value_t = 64, value_parser = within::<usize>(options::HASH_MIB))]
         hash: usize,
         /// Folder of the endgame tables (a folder per variant, or one
         /// variant's); 'none': no tables. Default: $SHASHKI_EGDB, else
@@ -116,10 +116,10 @@ enum Command {
         #[arg(long, default_value_t = 9, value_parser = within::<u32>(input::DEPTH))]
         depth: u32,
         /// Search threads.
-        #[arg(long, default_value_t = 1, value_parser = within::<usize>(input::THREADS))]
+        #[arg(long, default_value_t = 1, value_parser = within::<usize>(options::THREADS))]
         threads: usize,
         /// Transposition table size in MiB.
-        #[arg(long, default_value_t = 16, value_parser = within::<usize>(input::HASH_MIB))]
+        #[arg(long, default_value_t = 16, value_parser = within::<usize>(options::HASH_MIB))]
         hash: usize,
     },
     /// Play a match between two engines (UCI-like or Hub) and report the
@@ -279,7 +279,7 @@ struct AnalyseArgs {
     #[arg(long, value_parser = within::<u32>(input::DEPTH))]
     depth: Option<u32>,
     /// Best lines kept per position.
-    #[arg(long, default_value_t = 1, value_parser = within::<usize>(input::MULTIPV))]
+    #[arg(long, default_value_t = 1, value_parser = within::<usize>(options::MULTIPV))]
     multipv: usize,
     /// Write JSON lines (one object per position) instead of PDN.
     #[arg(long)]
@@ -297,10 +297,10 @@ struct AnalyseArgs {
     #[arg(long, default_value_t = 300, value_parser = whole::<i32>(1, SCORE_MAX))]
     blunder: i32,
     /// Search threads.
-    #[arg(long, default_value_t = 1, value_parser = within::<usize>(input::THREADS))]
+    #[arg(long, default_value_t = 1, value_parser = within::<usize>(options::THREADS))]
     threads: usize,
     /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64, value_parser = within::<usize>(input::HASH_MIB))]
+    #[arg(long, default_value_t = 64, value_parser = within::<usize>(options::HASH_MIB))]
     hash: usize,
     /// Folder of the endgame tables (a folder per variant, or one
     /// variant's); 'none': no tables. Default: $SHASHKI_EGDB, else
@@ -335,7 +335,7 @@ enum EgdbCommand {
         #[arg(long)]
         only: Option<shashki::egdb::Combo>,
         /// Worker threads.
-        #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()), value_parser = within::<usize>(input::THREADS))]
+        #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()), value_parser = within::<usize>(options::THREADS))]
         threads: usize,
     },
     /// Print the pairs of combinations with exactly --pieces pieces in

@@ -220,7 +220,7 @@ impl Session {
     /// Play another variant; the game known so far is forgotten.
     pub fn set_variant(&mut self, v: Variant) -> Result<(), String> {
         if v != self.variant() {
-            self.engine.set_option("Variant", v.id())?;
+            self.engine.set_variant(v)?;
             self.known = None;
             self.pending = None;
         }

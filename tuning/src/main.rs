@@ -4,9 +4,9 @@
 use clap::Subcommand;
 use shashki::eval::patterns::{is_patterns_file, Patterns};
 use shashki::eval::weights::Weights;
-use shashki::input;
 use shashki::tools::cli::{real, whole, within};
 use shashki::Variant;
+use shashki::{input, options};
 use shashki_tuning::compare::{compare, CompareConfig};
 use shashki_tuning::data::DataSet;
 use shashki_tuning::endgames::{self, EndgameConfig};
@@ -23,7 +23,7 @@ use std::sync::Arc;
 #[command(name = "shashki-tune", about = "Tune the Shashki evaluation")]
 struct Cli {
     /// Worker threads (default: all cores).
-    #[arg(long, global = true, value_parser = within::<usize>(input::THREADS))]
+    #[arg(long, global = true, value_parser = within::<usize>(options::THREADS))]
     threads: Option<usize>,
     /// No progress bar.
     #[arg(long, global = true)]
