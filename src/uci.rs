@@ -4,12 +4,12 @@
 //! `quit` at once, the rest when the search is over); every bad line gets
 //! one `info string error: ...` reply and changes nothing.
 
-use crate::engine::{Engine, HASH_MAX_MIB, MULTIPV_MAX, OVERHEAD_MAX_MS, THREADS_MAX};
+use crate::engine::Engine;
 use crate::input::{escape, quote};
 use crate::notation;
+use crate::options::{self, Options, Setting};
 use crate::protocol::{BestMove, Go, Info, Setup};
 use crate::serve::{self, Flow, Input, Kind, Out, Reader, Server};
-use crate::variant::Variant;
 use std::collections::VecDeque;
 use std::io::Read;
 
@@ -149,58 +149,13 @@ impl Uci {
     }
 
     fn identify(&self) {
-        let o = crate::engine::Options::default();
         self.out
             .line(&format!("id name shashki {}", env!("CARGO_PKG_VERSION")));
         self.out.line("id author the Shashki developers");
-        let variants: Vec<String> = Variant::ALL
-            .iter()
-            .map(|v| format!("var {}", v.id()))
-            .collect();
-        self.out.line(&format!(
-            "option name Variant type combo default {} {}",
-            o.variant.id(),
-            variants.join(" ")
-        ));
-        self.out.line(&format!(
-            "option name Hash type spin default {} min 1 max {HASH_MAX_MIB}",
-            o.hash_mib
-        ));
-        self.out.line(&format!(
-            "option name Threads type spin default {} min 1 max {THREADS_MAX}",
-            o.threads
-        ));
-        self.out.line(&format!(
-            "option name MultiPV type spin default {} min 1 max {MULTIPV_MAX}",
-            o.multipv
-        ));
-        self.out.line(&format!(
-            "option name Ponder type check default {}",
-            o.ponder
-        ));
-        self.out.line(&format!(
-            "option name Move Overhead type spin default {} min 0 max {OVERHEAD_MAX_MS}",
-            o.move_overhead_ms
-        ));
-        self.out
-            .line("option name Weights type string default <builtin>");
-        self.out.line(&format!(
-            "option name Eval type combo default {} var patterns var hand",
-            o.eval.name()
-        ));
-        self.out.line(&format!(
-            "option name EGDB Path type string default {}",
-            if o.egdb_path.is_empty() {
-                "<empty>"
-            } else {
-                &o.egdb_path
-            }
-        ));
-        self.out.line(&format!(
-            "option name EGDB Pieces type spin default {} min 0 max {}",
-            o.egdb_pieces,
-            crate::egdb::index::MAX_PIECES
-        ));
+        // The defaults, whatever is set now.
+        for line in options::uci_lines(&Options::default()) {
+            self.out.line(&line);
+        }
         self.out.line("uciok");
     }
 
@@ -217,12 +172,15 @@ impl Uci {
         if name.is_empty() {
             return Err("setoption: missing option name".into());
         }
-        self.engine.set_option(&name, &value)?;
-        if name.eq_ignore_ascii_case("variant") {
-            // A new variant starts from its start position.
-            self.refused = None;
-        }
-        Ok(())
+        options::uci_set(&name, &value, |setting| {
+            let variant = matches!(setting, Setting::Variant(_));
+            self.engine.set(setting)?;
+            if variant {
+                // A new variant starts from its start position.
+                self.refused = None;
+            }
+            Ok(())
+        })
     }
 
     /// `position startpos [moves ...]` or `position fen <text> [moves ...]`.

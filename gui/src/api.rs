@@ -50,7 +50,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde_json::{json, Value};
 use shashki::protocol::Go;
-use shashki::{input, Variant};
+use shashki::{input, options, Variant};
 use std::sync::Arc;
 use tokio::sync::broadcast;
 
@@ -441,7 +441,7 @@ fn go_body(b: &Fields) -> Result<GoBody, ApiError> {
         winc: b.whole("winc", input::TIME_MS)?,
         binc: b.whole("binc", input::TIME_MS)?,
         infinite: b.flag("infinite")?.unwrap_or(false),
-        multipv: b.whole("multipv", input::MULTIPV)?,
+        multipv: b.whole("multipv", options::MULTIPV)?,
         play: b.flag("play")?.unwrap_or(false),
     })
 }

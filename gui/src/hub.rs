@@ -13,7 +13,7 @@
 //! shashki's position text and moves as algebraic paths, which only
 //! `shashki hub` reads.
 
-use shashki::hub::{self as engine_hub, MoveNumbers};
+use shashki::notation::hub::{self as engine_hub, MoveNumbers};
 use shashki::protocol::hub::Line;
 use shashki::protocol::{BestMove, HubInfo, Info, Setup};
 use shashki::{notation, Move, Position};
@@ -135,7 +135,7 @@ pub fn position_command(start: &Position, line: &[Move]) -> (String, Position) {
         p.make(mv);
     }
     let setup = Setup {
-        position: Some(engine_hub::position_string(start)),
+        position: Some(shashki::fen::hub_position_text(start)),
         moves,
     };
     (setup.hub_line().to_string(), p)

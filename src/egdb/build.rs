@@ -473,7 +473,7 @@ impl Totals {
 /// it at the pace of those built so far (positions a second; found files
 /// count for nothing).
 pub fn progress_line(p: &Snapshot, t: &Totals, all: u64, elapsed: f64) -> String {
-    use crate::progress::{bar, clock_time};
+    use crate::tools::progress::{bar, clock_time};
     let pair_size = p.pair.map_or(0, |c| c.pair_size());
     let in_pair = p.fraction * pair_size as f64;
     let done = t.done as f64 + in_pair;
@@ -1178,7 +1178,7 @@ mod tests {
         let left = 10.0 + 2.0 * size as f64 * 2e-6;
         let want = format!(
             "[#######.............] 28.6M/76.4M  KKM-KM retrograde 50%  1:15  ETA {}",
-            crate::progress::clock_time(left.ceil() as u64)
+            crate::tools::progress::clock_time(left.ceil() as u64)
         );
         assert_eq!(line, want);
         p.phase = Phase::Solving;

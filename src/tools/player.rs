@@ -10,9 +10,9 @@
 //! Dropping a [`Player`] kills the process.
 
 use crate::game::Game;
-use crate::hub::{self, MoveNumbers};
 use crate::moves::Move;
 use crate::notation;
+use crate::notation::hub::{self, MoveNumbers};
 use crate::protocol::hub::Line;
 use crate::protocol::process::{self, Program};
 use crate::protocol::reply::NO_MOVE;
@@ -474,7 +474,9 @@ impl Player {
             let elapsed = start.elapsed();
             let parsed = match self.spec.protocol {
                 Protocol::Uci => notation::parse_move(&pos, &text).map_err(|e| e.to_string()),
-                Protocol::Hub => hub::parse_move(&pos, &text, self.numbers),
+                Protocol::Hub => {
+                    hub::parse_move(&pos, &text, self.numbers).map_err(|e| e.to_string())
+                }
             };
             return match parsed {
                 Ok(mv) => Ok(Reply {
@@ -505,7 +507,7 @@ impl Player {
             pos = pos.play(m);
         }
         let setup = Setup {
-            position: Some(hub::position_string(game.start())),
+            position: Some(crate::fen::hub_position_text(game.start())),
             moves,
         };
         let mut out = vec![setup.hub_line().to_string()];
