@@ -16,7 +16,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use shashki::eval::patterns::{Layout, Patterns};
-use shashki::weights::Weights;
+use shashki::eval::weights::Weights;
 use shashki::{eval, Position, Variant};
 use std::hint::black_box;
 use std::sync::Arc;

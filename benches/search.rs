@@ -23,9 +23,9 @@
 //! is not timed either (an engine does it once, at start or on a new Hash).
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, SamplingMode, Throughput};
+use shashki::eval::weights::Weights;
 use shashki::game::Game;
 use shashki::search::{Limits, Searcher};
-use shashki::weights::Weights;
 use shashki::Variant;
 use std::hint::black_box;
 use std::time::Duration;

@@ -123,9 +123,14 @@ fn argument_errors_are_one_line() {
 }
 
 /// A file any command can read (for `analyse`, which reads its file before
-/// it makes its table).
+/// it makes its table): a PDN file, so that `analyse` goes on to make its
+/// table (README.md was this file while it held PDN tag pairs and moves).
 fn some_file() -> String {
-    concat!(env!("CARGO_MANIFEST_DIR"), "/README.md").to_string()
+    concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/engine-tests/data/lidraughts-russian.pdn"
+    )
+    .to_string()
 }
 
 /// `cmd` followed by `extra`.
@@ -518,14 +523,42 @@ pub fn engine_with_args_and_input(args: &[&str], input: &str) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// The README's examples that pipe commands into the engine do what they
-/// say: a `go depth N` piped in reaches depth N and ends with `bestmove`.
-/// The first example of the README is one of them (it piped `quit` right
-/// after `go depth 10`, and `quit` stops a search: depth 4, not 10).
+/// The text of a documentation file of the repository (`README.md`,
+/// `docs/browser-board.md`, ...).
+fn doc(path: &str) -> String {
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The documentation pages: README.md, PROTOCOL.md, tuning/README.md and
+/// every `docs/*.md` (not the rule book in `docs/rules/`), as (path, text).
+fn doc_pages() -> Vec<(String, String)> {
+    let top = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut paths = vec![
+        "README.md".to_string(),
+        "PROTOCOL.md".to_string(),
+        "tuning/README.md".to_string(),
+    ];
+    let mut pages: Vec<String> = std::fs::read_dir(top.join("docs"))
+        .expect("docs/")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".md"))
+        .map(|name| format!("docs/{name}"))
+        .collect();
+    pages.sort();
+    paths.extend(pages);
+    paths.into_iter().map(|p| (p.clone(), doc(&p))).collect()
+}
+
+/// The examples of README.md and the docs pages that pipe commands into
+/// the engine do what they say: a `go depth N` piped in reaches depth N and
+/// ends with `bestmove`. The first example of the README is one of them
+/// (it piped `quit` right after `go depth 10`, and `quit` stops a search:
+/// depth 4, not 10).
 #[test]
 fn readme_examples_piped_into_the_engine_reach_their_depth() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-        .expect("README.md");
+    let readme = doc("README.md");
     let first_block = readme
         .split("```sh")
         .nth(1)
@@ -533,8 +566,10 @@ fn readme_examples_piped_into_the_engine_reach_their_depth() {
         .split("```")
         .next()
         .unwrap();
-    let piped: Vec<&str> = readme
-        .lines()
+    let pages = doc_pages();
+    let piped: Vec<&str> = pages
+        .iter()
+        .flat_map(|(_, text)| text.lines())
         .filter(|l| l.starts_with("printf '") && l.contains("go depth "))
         .collect();
     assert!(
@@ -582,20 +617,19 @@ fn quit_stops_a_running_search_and_sends_its_result() {
     assert!(start.elapsed().as_secs() < 30, "{:?}", start.elapsed());
 }
 
-/// README's browser GUI block starts the GUI from the release build it
-/// has just made (`--bin`: `-p shashki-gui` built the workspace a second
-/// time, with the GUI's features alone), and README says how long the
-/// tests take on a 2-core machine.
+/// The browser board's page (docs/browser-board.md) starts the GUI from
+/// the release build it has just made (`--bin`: `-p shashki-gui` built the
+/// workspace a second time, with the GUI's features alone), no page says
+/// `-p shashki-gui`, and README says how long the tests take on a 2-core
+/// machine.
 #[test]
 fn readme_starts_the_gui_from_the_release_build_and_gives_the_test_time() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-        .expect("README.md");
-    let gui = readme
-        .split("### Browser GUI")
+    let page = doc("docs/browser-board.md");
+    let gui = page
+        .split("```sh")
         .nth(1)
-        .and_then(|r| r.split("```sh").nth(1))
         .and_then(|r| r.split("```").next())
-        .expect("a shell block in the Browser GUI section");
+        .expect("a shell block in docs/browser-board.md");
     let build = gui
         .find("cargo build --release")
         .unwrap_or_else(|| panic!("no release build in {gui}"));
@@ -603,18 +637,133 @@ fn readme_starts_the_gui_from_the_release_build_and_gives_the_test_time() {
         .find("cargo run --release --bin shashki-gui")
         .expect("the GUI run with --bin");
     assert!(build < run, "{gui}");
-    assert!(
-        !readme.contains("cargo run --release -p shashki-gui"),
-        "a second build"
-    );
+    for (path, text) in doc_pages() {
+        assert!(
+            !text.contains("cargo run --release -p shashki-gui"),
+            "{path}: a second build"
+        );
+    }
+    let readme = doc("README.md");
     let tests = readme
-        .split("## Tests and benchmarks")
+        .split("## Two commands")
         .nth(1)
-        .expect("a test section");
+        .and_then(|r| r.split("\n## ").next())
+        .expect("a Two commands section");
+    assert!(
+        tests.contains("cargo test --locked\n"),
+        "the test command .ci/run runs"
+    );
     assert!(
         tests.contains("2-core") && tests.contains(" min "),
         "the test time on a 2-core machine"
     );
+}
+
+/// The anchor GitHub gives a heading: its text lower-cased, spaces as
+/// `-`, punctuation (backticks, brackets, colons, dots) dropped.
+fn heading_anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The lines of a Markdown text outside its code blocks (the fence lines
+/// themselves left out).
+fn prose_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut fence = false;
+    text.lines().filter(move |line| {
+        if line.trim_start().starts_with("```") {
+            fence = !fence;
+            return false;
+        }
+        !fence
+    })
+}
+
+/// The anchors of a Markdown text's headings (outside code blocks).
+fn anchors(text: &str) -> Vec<String> {
+    prose_lines(text)
+        .filter(|line| line.starts_with('#'))
+        .map(|line| heading_anchor(line.trim_start_matches('#')))
+        .collect()
+}
+
+/// The targets of a Markdown text's links and images, `[text](target)`,
+/// outside code blocks and code spans.
+fn link_targets(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in prose_lines(text) {
+        // Drop code spans: the odd pieces between backticks.
+        let prose: String = line
+            .split('`')
+            .enumerate()
+            .filter(|(i, _)| i % 2 == 0)
+            .map(|(_, piece)| piece)
+            .collect::<Vec<_>>()
+            .join(" ");
+        let mut rest = prose.as_str();
+        while let Some(at) = rest.find("](") {
+            rest = &rest[at + 2..];
+            let end = rest.find([')', ' ']).unwrap_or(rest.len());
+            out.push(rest[..end].to_string());
+            rest = &rest[end..];
+        }
+    }
+    out
+}
+
+/// README.md is a front page of at most 250 lines, and every relative link
+/// of README.md and the docs pages (PROTOCOL.md, tuning/README.md,
+/// `docs/*.md`) names a file or folder of the repository, and its `#anchor`,
+/// if any, a heading of that file.
+#[test]
+fn readme_is_short_and_the_docs_links_resolve() {
+    let top = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let readme = doc("README.md");
+    let lines = readme.lines().count();
+    assert!(lines <= 250, "README.md has {lines} lines, more than 250");
+    let mut checked = 0;
+    for (path, text) in doc_pages() {
+        let dir = top.join(&path).parent().unwrap().to_path_buf();
+        for target in link_targets(&text) {
+            if target.contains("://") || target.starts_with("mailto:") {
+                continue;
+            }
+            let (file, anchor) = match target.split_once('#') {
+                Some((file, anchor)) => (file, Some(anchor)),
+                None => (target.as_str(), None),
+            };
+            let linked = if file.is_empty() {
+                top.join(&path)
+            } else {
+                dir.join(file)
+            };
+            let found = linked
+                .canonicalize()
+                .unwrap_or_else(|_| panic!("{path}: the link '{target}' names no file"));
+            assert!(
+                found.starts_with(top.canonicalize().unwrap()),
+                "{path}: the link '{target}' leaves the repository"
+            );
+            if let Some(anchor) = anchor {
+                let heads = anchors(&std::fs::read_to_string(&found).expect("a text file"));
+                assert!(
+                    heads.iter().any(|h| h == anchor),
+                    "{path}: the link '{target}': no heading '{anchor}' in {}",
+                    found.display()
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 40, "{checked} links checked");
 }
 
 /// The repository stands on its own: no file of it reads or names the

@@ -299,7 +299,7 @@ fn tables_agree_with_an_independent_solver(variant: Variant) {
         );
     }
     // The four-piece tables: their values agree with their moves.
-    let v = shashki::egdb::info::verify(dir, variant).unwrap();
+    let v = shashki::tools::egdb::verify(dir, variant).unwrap();
     assert_eq!((v.files, v.failures), (41, 0), "{:?}", v.lines);
 }
 
@@ -387,7 +387,7 @@ fn damaged_or_missing_plies_are_reported_and_rebuilt() {
         only: None,
     };
     build(&opts, &mut |_| {}).unwrap();
-    let verified = shashki::egdb::info::verify(&dir, Variant::Russian).unwrap();
+    let verified = shashki::tools::egdb::verify(&dir, Variant::Russian).unwrap();
     assert_eq!(verified.failures, 0, "{:?}", verified.lines);
     let kk_k = dir.join("KK-K.plies");
     let bytes = std::fs::read(&kk_k).unwrap();
@@ -406,7 +406,7 @@ fn damaged_or_missing_plies_are_reported_and_rebuilt() {
         e.len() == 1 && e[0].contains("KK-K.plies") && e[0].contains("damaged"),
         "{e:?}"
     );
-    let verified = shashki::egdb::info::verify(&dir, Variant::Russian).unwrap();
+    let verified = shashki::tools::egdb::verify(&dir, Variant::Russian).unwrap();
     assert!(
         verified.failures == 1
             && verified

@@ -350,11 +350,12 @@ fn rule_7_2_6_seven_pieces_ends_after_120_plies_with_men_moving() {
     rule_7_2_6_ends_at("W:WKc1,e1,a3:BKf8,h6,g7,b8", 7, 120);
 }
 
-/// The search keeps the same 7.2.6 count along its lines (src/search.rs,
-/// the draw-rule counters it pushes per ply): one ply before the draw, every
-/// move (none captures or crowns) reaches the drawn position, so the value
-/// is exactly 0, though White is a king up; ten plies before it, a depth-4
-/// search does not reach the draw and sees the extra king.
+/// The search keeps the same 7.2.6 count along its lines
+/// (src/search/repetition.rs, the draw-rule counters it pushes per ply): one
+/// ply before the draw, every move (none captures or crowns) reaches the
+/// drawn position, so the value is exactly 0, though White is a king up; ten
+/// plies before it, a depth-4 search does not reach the draw and sees the
+/// extra king.
 #[test]
 fn search_draws_by_rule_7_2_6_at_ply_60_not_before() {
     use shashki::search::{Limits, Searcher};

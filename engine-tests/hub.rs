@@ -416,7 +416,11 @@ fn hub_clocks_teach_the_engine_the_overhead() {
     let start = Position::start(Variant::Russian);
     let best = arg(&done, "move").expect("a move");
     let mid = after(&start, &[&best], false);
-    let reply = shashki::hub::move_text(&mid, &mid.legal_moves()[0], shashki::hub::MoveNumbers::A1);
+    let reply = shashki::notation::hub::move_text(
+        &mid,
+        &mid.legal_moves()[0],
+        shashki::notation::hub::MoveNumbers::A1,
+    );
     s.send(&format!("pos pos={START} moves=\"{best} {reply}\""));
     // Clock before the first move 3000 ms; after it 3000 - took - 300 + 10.
     let left = 3000 + 10 - took - 300;

@@ -537,8 +537,9 @@ fn sprt_stops_a_decided_match() {
 /// every game; the bar after the last game has its ETA.
 #[test]
 fn progress_ticks_come_before_the_first_game() {
-    use shashki::matches::{self, Event, MatchConfig};
-    use shashki::player::{EngineSpec, Protocol};
+    use shashki::protocol::Protocol;
+    use shashki::tools::matches::{self, Event, MatchConfig};
+    use shashki::tools::player::EngineSpec;
     let engine = |name: &str| EngineSpec {
         name: Some(name.into()),
         command: format!("'{}'", shashki()),
@@ -554,7 +555,11 @@ fn progress_ticks_come_before_the_first_game() {
         depth: [Some(2), Some(2)],
         nodes: [None, None],
         concurrency: 1,
-        openings: shashki::openings::parse(variant, shashki::openings::builtin(variant)).unwrap(),
+        openings: shashki::tools::openings::parse(
+            variant,
+            shashki::tools::openings::builtin(variant),
+        )
+        .unwrap(),
         seed: 1,
         max_plies: 400,
         move_timeout_ms: 30_000,

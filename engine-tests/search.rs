@@ -1,4 +1,4 @@
-//! The search (`src/search.rs`) checked against answers it did not produce.
+//! The search (`src/search/`) checked against answers it did not produce.
 //!
 //! Best moves come from a small exhaustive solver written here over the
 //! legal move generator alone (`Position::legal_moves`, `Position::play`):
@@ -838,7 +838,7 @@ fn two_threads_return_legal_moves_and_find_the_forced_wins() {
 /// built-in weights restores their score, patterns included.
 #[test]
 fn searcher_uses_the_weights_it_is_given() {
-    use shashki::weights::Weights;
+    use shashki::eval::weights::Weights;
     let game = Game::new(Variant::Russian);
     let mut s = Searcher::new(4, 1);
     let built_in = s.search(&game, &Limits::depth(1), &mut |_| {}).score;

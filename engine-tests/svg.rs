@@ -3,7 +3,7 @@
 //! `show --svg` command.
 
 use crate::common::position;
-use shashki::svg::{svg, svg_with, SvgOptions};
+use shashki::tools::svg::{svg, svg_with, SvgOptions};
 use shashki::{Position, Variant};
 
 /// A small XML well-formedness check: balanced and properly nested

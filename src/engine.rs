@@ -4,98 +4,23 @@
 //! A front end (`uci`, `hub`) parses text and formats replies; everything
 //! that changes state goes through an [`Engine`], which refuses changes
 //! while a search runs (stop it first) and keeps its last good state on
-//! every error.
+//! every error. Options are read by [`crate::options`]' table into typed
+//! settings, applied by [`Engine::set`] with one typed setter each.
 
 use crate::clock::{Overhead, OverheadMeter};
 use crate::egdb::{self, Tables};
 use crate::eval::patterns::{is_patterns_file, Patterns};
+use crate::eval::weights::Weights;
 use crate::game::Game;
 use crate::moves::Move;
+use crate::options::{EvalKind, Options, Refusal, Setting};
 use crate::search::{Info, Limits, SearchResult, Searcher};
 use crate::variant::Variant;
-use crate::weights::Weights;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-
-/// Option limits.
-pub const HASH_MAX_MIB: usize = 65_536;
-pub const THREADS_MAX: usize = 256;
-pub const MULTIPV_MAX: usize = 50;
-pub const OVERHEAD_MAX_MS: u64 = 5_000;
-/// The `Move Overhead` option's default: the 90th percentile of what a
-/// move cost outside the engine, measured through pydraughts' Hub client
-/// two games at a time on a 2-core machine (median 1 ms, 90% 2-3 ms, 99%
-/// 6 ms, the most 8 ms; `engine-tests/pydraughts_clock.py --overhead 0`).
-/// Rarer, slower moves are what the reserve is for, and a slower client
-/// is learned within two moves (see `crate::clock`).
-pub const DEFAULT_OVERHEAD_MS: u64 = 3;
-
-/// The engine's options.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Options {
-    pub variant: Variant,
-    pub hash_mib: usize,
-    pub threads: usize,
-    pub multipv: usize,
-    pub ponder: bool,
-    pub move_overhead_ms: u64,
-    /// Path of a weights file (`Weights` option); empty = built-in weights.
-    pub weights_file: String,
-    /// Path of a pattern weights file (given through the `Weights` option);
-    /// empty = the built-in patterns.
-    pub patterns_file: String,
-    /// `Eval`: the pattern evaluation (where the variant has patterns) or
-    /// the hand-shaped one alone.
-    pub eval: EvalKind,
-    /// Folder of the endgame tables (`EGDB Path`): it holds a folder per
-    /// variant, or is the variant's folder; empty = none.
-    pub egdb_path: String,
-    /// The most pieces probed (`EGDB Pieces`).
-    pub egdb_pieces: u32,
-}
-
-impl Default for Options {
-    fn default() -> Options {
-        Options {
-            variant: Variant::Russian,
-            hash_mib: 64,
-            threads: 1,
-            multipv: 1,
-            ponder: false,
-            move_overhead_ms: DEFAULT_OVERHEAD_MS,
-            weights_file: String::new(),
-            patterns_file: String::new(),
-            eval: EvalKind::Patterns,
-            egdb_path: egdb::default_base()
-                .map(|p| p.to_string_lossy().into_owned())
-                .unwrap_or_default(),
-            egdb_pieces: egdb::index::MAX_PIECES,
-        }
-    }
-}
-
-/// Which evaluation the engine plays with (`Eval` option).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EvalKind {
-    /// Hand-shaped terms plus learned patterns (built in for every variant,
-    /// or loaded).
-    Patterns,
-    /// The hand-shaped terms alone.
-    Hand,
-}
-
-impl EvalKind {
-    /// The option's value.
-    pub fn name(self) -> &'static str {
-        match self {
-            EvalKind::Patterns => "patterns",
-            EvalKind::Hand => "hand",
-        }
-    }
-}
 
 /// Called with each report of a running search.
 pub type InfoSink = Box<dyn FnMut(&Info) + Send>;
@@ -205,11 +130,11 @@ impl Engine {
 
     /// The searcher, once no search runs. While one runs, state changes are
     /// refused (the reading loop must stay free to read `stop`).
-    fn idle(&mut self) -> Result<&mut Searcher, String> {
+    fn idle(&mut self) -> Result<&mut Searcher, Refusal> {
         // A search whose result is out is as good as over: its thread only
         // hands the searcher back.
         if self.searching() && !self.delivered.load(Ordering::SeqCst) {
-            return Err("a search is running; wait for its result or send stop first".into());
+            return Err(Refusal::Busy);
         }
         self.join();
         Ok(self
@@ -241,116 +166,129 @@ impl Engine {
         }
     }
 
-    /// Set an option by its name, case-insensitively; the value is checked
-    /// first and nothing changes on error.
-    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let key = name.trim().to_ascii_lowercase();
-        let value = value.trim();
-        let number = |max: u64, min: u64| -> Result<u64, String> {
-            match value.parse::<u64>() {
-                Ok(n) if (min..=max).contains(&n) => Ok(n),
-                _ => Err(format!(
-                    "option {name}: value '{value}' is not a number from {min} to {max}"
-                )),
+    /// Apply a setting the option table read ([`crate::options`]); nothing
+    /// changes on error.
+    pub fn set(&mut self, setting: Setting) -> Result<(), Refusal> {
+        match setting {
+            Setting::Variant(v) => self.set_variant(v),
+            Setting::Hash(mib) => self.set_hash(mib),
+            Setting::Threads(n) => self.set_threads(n),
+            Setting::MultiPv(n) => self.set_multipv(n),
+            Setting::Ponder(on) => {
+                self.set_ponder(on);
+                Ok(())
             }
-        };
-        match key.as_str() {
-            "variant" => {
-                let v: Variant = value.parse().map_err(|e| format!("option Variant: {e}"))?;
-                self.idle()?;
-                self.options.variant = v;
-                self.game = Game::new(v);
+            Setting::MoveOverhead(ms) => {
+                self.set_move_overhead(ms);
+                Ok(())
             }
-            "hash" => {
-                let mib = number(HASH_MAX_MIB as u64, 1)? as usize;
-                let old = self.options.hash_mib;
-                if let Err(e) = self.idle()?.set_hash(mib) {
-                    // Put a table of the old size back.
-                    let _ = self.idle()?.set_hash(old);
-                    return Err(format!("option Hash: {e}"));
-                }
-                self.options.hash_mib = mib;
-            }
-            "threads" => {
-                let n = number(THREADS_MAX as u64, 1)? as usize;
-                self.idle()?.set_threads(n);
-                self.options.threads = n;
-            }
-            "multipv" => {
-                let n = number(MULTIPV_MAX as u64, 1)? as usize;
-                self.idle()?;
-                self.options.multipv = n;
-            }
-            "ponder" => {
-                let b = match value.to_ascii_lowercase().as_str() {
-                    "true" => true,
-                    "false" => false,
-                    _ => {
-                        return Err(format!(
-                            "option Ponder: value '{value}' is not true or false"
-                        ))
-                    }
-                };
-                self.options.ponder = b;
-            }
-            "move overhead" => {
-                self.options.move_overhead_ms = number(OVERHEAD_MAX_MS, 0)?;
-            }
-            "weights" => {
-                self.idle()?;
-                if value.is_empty() || value == "<builtin>" {
-                    self.weights = None;
-                    self.patterns = None;
-                    self.options.weights_file.clear();
-                    self.options.patterns_file.clear();
-                } else {
-                    let bytes = std::fs::read(value)
-                        .map_err(|e| format!("option Weights: cannot read '{value}': {e}"))?;
-                    if is_patterns_file(&bytes) {
-                        let p = Patterns::from_bytes(&bytes, None)
-                            .map_err(|e| format!("option Weights: {value}: {e}"))?;
-                        self.patterns = Some(Arc::new(p));
-                        self.options.patterns_file = value.to_string();
-                    } else {
-                        let text = String::from_utf8(bytes).map_err(|_| {
-                            format!("option Weights: {value}: neither weights text (UTF-8) nor pattern weights")
-                        })?;
-                        let parsed = Weights::parse(&text)
-                            .map_err(|e| format!("option Weights: {value}: {e}"))?;
-                        self.weights = Some(parsed);
-                        self.options.weights_file = value.to_string();
-                    }
-                }
-            }
-            "eval" => {
-                let kind = match value.to_ascii_lowercase().as_str() {
-                    "patterns" => EvalKind::Patterns,
-                    "hand" => EvalKind::Hand,
-                    _ => {
-                        return Err(format!(
-                            "option Eval: value '{value}' is not patterns or hand"
-                        ))
-                    }
-                };
-                self.idle()?;
-                self.options.eval = kind;
-            }
-            "egdb path" => {
-                // `<empty>`: how UCI shows an empty string.
-                let value = if value == "<empty>" { "" } else { value };
-                if !value.is_empty() && !std::path::Path::new(value).is_dir() {
-                    return Err(format!("option EGDB Path: '{value}' is not a folder"));
-                }
-                self.idle()?;
-                self.options.egdb_path = value.to_string();
-            }
-            "egdb pieces" => {
-                let n = number(egdb::index::MAX_PIECES as u64, 0)? as u32;
-                self.idle()?;
-                self.options.egdb_pieces = n;
-            }
-            _ => return Err(format!("unknown option '{}'", name.trim())),
+            Setting::Weights(path) => self.set_weights(&path),
+            Setting::Eval(kind) => self.set_eval(kind),
+            Setting::EgdbPath(path) => self.set_egdb_path(&path),
+            Setting::EgdbPieces(n) => self.set_egdb_pieces(n),
         }
+    }
+
+    /// `Variant`: the variant played, from its start position.
+    pub fn set_variant(&mut self, v: Variant) -> Result<(), Refusal> {
+        self.idle()?;
+        self.options.variant = v;
+        self.game = Game::new(v);
+        Ok(())
+    }
+
+    /// `Hash`: a table of `mib` MiB (in [`crate::options::HASH_MIB`]). One
+    /// the system refuses leaves a table of the old size.
+    pub fn set_hash(&mut self, mib: usize) -> Result<(), Refusal> {
+        let old = self.options.hash_mib;
+        let searcher = self.idle()?;
+        if let Err(e) = searcher.set_hash(mib) {
+            let _ = searcher.set_hash(old);
+            return Err(Refusal::Failed(e));
+        }
+        self.options.hash_mib = mib;
+        Ok(())
+    }
+
+    /// `Threads`: search threads (in [`crate::options::THREADS`]).
+    pub fn set_threads(&mut self, n: usize) -> Result<(), Refusal> {
+        self.idle()?.set_threads(n);
+        self.options.threads = n;
+        Ok(())
+    }
+
+    /// `MultiPV`: best lines reported (in [`crate::options::MULTIPV`]).
+    pub fn set_multipv(&mut self, n: usize) -> Result<(), Refusal> {
+        self.idle()?;
+        self.options.multipv = n;
+        Ok(())
+    }
+
+    /// `Ponder` (also while a search runs).
+    pub fn set_ponder(&mut self, on: bool) {
+        self.options.ponder = on;
+    }
+
+    /// `Move Overhead`, in milliseconds (also while a search runs).
+    pub fn set_move_overhead(&mut self, ms: u64) {
+        self.options.move_overhead_ms = ms;
+    }
+
+    /// `Weights`: a weights text or pattern weights file, read now; empty:
+    /// the built-in weights.
+    pub fn set_weights(&mut self, path: &str) -> Result<(), Refusal> {
+        self.idle()?;
+        if path.is_empty() {
+            self.weights = None;
+            self.patterns = None;
+            self.options.weights_file.clear();
+            self.options.patterns_file.clear();
+            return Ok(());
+        }
+        let failed = |why: String| Refusal::Failed(why);
+        let bytes =
+            std::fs::read(path).map_err(|e| failed(format!("cannot read '{path}': {e}")))?;
+        if is_patterns_file(&bytes) {
+            let p =
+                Patterns::from_bytes(&bytes, None).map_err(|e| failed(format!("{path}: {e}")))?;
+            self.patterns = Some(Arc::new(p));
+            self.options.patterns_file = path.to_string();
+        } else {
+            let text = String::from_utf8(bytes).map_err(|_| {
+                failed(format!(
+                    "{path}: neither weights text (UTF-8) nor pattern weights"
+                ))
+            })?;
+            let parsed = Weights::parse(&text).map_err(|e| failed(format!("{path}: {e}")))?;
+            self.weights = Some(parsed);
+            self.options.weights_file = path.to_string();
+        }
+        Ok(())
+    }
+
+    /// `Eval`: the evaluation played with.
+    pub fn set_eval(&mut self, kind: EvalKind) -> Result<(), Refusal> {
+        self.idle()?;
+        self.options.eval = kind;
+        Ok(())
+    }
+
+    /// `EGDB Path`: the endgame tables' folder, which must exist; empty:
+    /// none.
+    pub fn set_egdb_path(&mut self, path: &str) -> Result<(), Refusal> {
+        if !path.is_empty() && !std::path::Path::new(path).is_dir() {
+            return Err(Refusal::Failed(format!("'{path}' is not a folder")));
+        }
+        self.idle()?;
+        self.options.egdb_path = path.to_string();
+        Ok(())
+    }
+
+    /// `EGDB Pieces`: the most pieces probed (in
+    /// [`crate::options::EGDB_PIECES`]).
+    pub fn set_egdb_pieces(&mut self, n: u32) -> Result<(), Refusal> {
+        self.idle()?;
+        self.options.egdb_pieces = n;
         Ok(())
     }
 
@@ -635,27 +573,33 @@ impl Engine {
 mod tests {
     use super::*;
 
+    /// `setoption name <name> value <value>`, as UCI does it: read by the
+    /// option table, applied here; the error is UCI's.
+    fn set(e: &mut Engine, name: &str, value: &str) -> Result<(), String> {
+        crate::options::uci_set(name, value, |s| e.set(s))
+    }
+
     #[test]
     fn weights_option_reads_a_file_and_keeps_state_on_error() {
         let mut e = Engine::new();
-        let err = e.set_option("Weights", "/nonexistent/w.txt").unwrap_err();
+        let err = set(&mut e, "Weights", "/nonexistent/w.txt").unwrap_err();
         assert!(err.starts_with("option Weights: cannot read"), "{err}");
         assert_eq!(e.options().weights_file, "");
         let dir = std::env::temp_dir().join(format!("shashki-w-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let bad = dir.join("bad.txt");
         std::fs::write(&bad, "variant russian\nbogus 1\n").unwrap();
-        let err = e.set_option("weights", bad.to_str().unwrap()).unwrap_err();
+        let err = set(&mut e, "weights", bad.to_str().unwrap()).unwrap_err();
         assert!(err.contains("unknown parameter 'bogus'"), "{err}");
         let good = dir.join("good.txt");
         std::fs::write(&good, "variant russian\nman 120\n").unwrap();
-        e.set_option("Weights", good.to_str().unwrap()).unwrap();
+        set(&mut e, "Weights", good.to_str().unwrap()).unwrap();
         assert_eq!(e.options().weights_file, good.to_str().unwrap());
         assert_eq!(
             e.weights.as_ref().map(|(v, w)| (*v, w.man)),
             Some((Variant::Russian, 120))
         );
-        e.set_option("Weights", "<builtin>").unwrap();
+        set(&mut e, "Weights", "<builtin>").unwrap();
         assert!(e.weights.is_none());
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -675,7 +619,7 @@ mod tests {
         let p = Patterns::from_weights(Variant::Russian, w).unwrap();
         let good = dir.join("r.bin");
         std::fs::write(&good, p.to_bytes()).unwrap();
-        e.set_option("Weights", good.to_str().unwrap()).unwrap();
+        set(&mut e, "Weights", good.to_str().unwrap()).unwrap();
         assert_eq!(e.options().patterns_file, good.to_str().unwrap());
         let used = e.eval_weights().expect("weights from the file");
         assert_eq!(used.patterns.as_deref(), Some(&p));
@@ -692,7 +636,7 @@ mod tests {
             (vec![0xff, 0xfe, 0x00], "neither weights text"),
         ] {
             std::fs::write(&bad, &data).unwrap();
-            let err = e.set_option("Weights", bad.to_str().unwrap()).unwrap_err();
+            let err = set(&mut e, "Weights", bad.to_str().unwrap()).unwrap_err();
             assert!(
                 err.starts_with("option Weights: ") && err.contains(want),
                 "{err}"
@@ -701,18 +645,18 @@ mod tests {
             assert_eq!(e.options().patterns_file, good.to_str().unwrap());
         }
         // Patterns of another variant do not apply to this one.
-        e.set_option("Variant", "brazilian").unwrap();
+        set(&mut e, "Variant", "brazilian").unwrap();
         let used = e.eval_weights();
         assert!(used.is_none(), "{used:?}");
-        e.set_option("Variant", "russian").unwrap();
+        set(&mut e, "Variant", "russian").unwrap();
         // Eval hand: no patterns; a bad value changes nothing.
-        e.set_option("Eval", "hand").unwrap();
+        set(&mut e, "Eval", "hand").unwrap();
         assert_eq!(e.eval_weights().map(|w| w.patterns), Some(None));
-        let err = e.set_option("Eval", "neural").unwrap_err();
+        let err = set(&mut e, "Eval", "neural").unwrap_err();
         assert_eq!(err, "option Eval: value 'neural' is not patterns or hand");
         assert_eq!(e.options().eval, EvalKind::Hand);
-        e.set_option("eval", "Patterns").unwrap();
-        e.set_option("Weights", "<builtin>").unwrap();
+        set(&mut e, "eval", "Patterns").unwrap();
+        set(&mut e, "Weights", "<builtin>").unwrap();
         assert_eq!(e.eval_weights(), None);
         // Tower patterns on the 8x10 board: loaded and used in their variant.
         let mut w = vec![0i16; Layout::Board80.weight_count()];
@@ -720,13 +664,45 @@ mod tests {
         let p80 = Patterns::from_weights(Variant::Adiyukh80, w).unwrap();
         let file = dir.join("a80.bin");
         std::fs::write(&file, p80.to_bytes()).unwrap();
-        e.set_option("Variant", "adiyukh-80").unwrap();
-        e.set_option("Weights", file.to_str().unwrap()).unwrap();
+        set(&mut e, "Variant", "adiyukh-80").unwrap();
+        set(&mut e, "Weights", file.to_str().unwrap()).unwrap();
         let used = e.eval_weights().expect("weights from the file");
         assert_eq!(used.patterns.as_deref(), Some(&p80));
-        e.set_option("Eval", "hand").unwrap();
+        set(&mut e, "Eval", "hand").unwrap();
         assert_eq!(e.eval_weights().map(|w| w.patterns), Some(None));
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Every option's value as UCI, the Hub and CheckerBoard print it reads
+    /// back, through the table and the typed setters, to the same options.
+    #[test]
+    fn every_option_printed_reads_back_unchanged() {
+        use crate::options;
+        let mut e = Engine::new();
+        // The default folder need not exist.
+        e.set_egdb_path("").unwrap();
+        let before = e.options().clone();
+        for line in options::uci_lines(&before) {
+            let rest = line.strip_prefix("option name ").unwrap();
+            let (name, rest) = rest.split_once(" type ").unwrap();
+            let default = rest.split_once(" default ").unwrap().1;
+            let value = default.split(" min ").next().unwrap();
+            let value = value.split(" var ").next().unwrap();
+            set(&mut e, name, value).unwrap();
+        }
+        assert_eq!(e.options(), &before);
+        for p in options::hub_params() {
+            let line = p.line(&before, |v| v.to_string());
+            let value = line.split(" value=").nth(1).unwrap();
+            let value = value.split(" type=").next().unwrap();
+            p.set(value, |s| e.set(s)).unwrap();
+        }
+        assert_eq!(e.options(), &before);
+        for name in options::TABLE.iter().filter_map(|o| o.cb) {
+            let opt = options::cb_option(name).unwrap();
+            opt.set(&opt.get(&before), &before, |s| e.set(s)).unwrap();
+        }
+        assert_eq!(e.options(), &before);
     }
 
     #[test]

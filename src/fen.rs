@@ -20,6 +20,7 @@
 //! ```
 
 use crate::board::{squares, Color, Geometry, Square, SquareError};
+use crate::input::quote;
 use crate::position::{Piece, Position, Tower};
 use crate::variant::Variant;
 use std::fmt;
@@ -139,6 +140,13 @@ pub fn parse_position(variant: Variant, text: &str) -> Result<Position, Position
         }
     }
     Ok(pos)
+}
+
+impl Position {
+    /// The start position of `variant`.
+    pub fn start(variant: Variant) -> Position {
+        parse_position(variant, variant.start_fen()).expect("start position text is valid")
+    }
 }
 
 fn parse_color(s: &str) -> Option<Color> {
@@ -350,6 +358,139 @@ impl fmt::Display for Position {
     }
 }
 
+/// Why a Hub position was refused. Each message starts `bad position
+/// '<text>': ` (the text quoted as every message quotes user text,
+/// [`crate::input::quote`]) and then names the problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HubPositionError {
+    /// Position text refused by [`parse_position`].
+    Text { text: String, error: PositionError },
+    /// Scan's form with another length than 33 characters.
+    Length { text: String, chars: usize },
+    /// Scan's form whose first character is not `W` or `B`.
+    Side { text: String, side: char },
+    /// Scan's form with a square (1 to 32) that is not `w`, `b`, `W`, `B` or `e`.
+    Square {
+        text: String,
+        square: usize,
+        found: char,
+    },
+}
+
+impl fmt::Display for HubPositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let expected = "the side to move (W or B) then 32 squares, each w, b, W, B or e";
+        match self {
+            HubPositionError::Text { text, error } => {
+                write!(f, "bad position '{}': {error}", quote(text))
+            }
+            HubPositionError::Length { text, chars } => write!(
+                f,
+                "bad position '{}': {chars} characters, expected 33: {expected}",
+                quote(text)
+            ),
+            HubPositionError::Side { text, side } => write!(
+                f,
+                "bad position '{}': the side to move is '{}', expected W or B",
+                quote(text),
+                quote(&side.to_string())
+            ),
+            HubPositionError::Square {
+                text,
+                square,
+                found,
+            } => write!(
+                f,
+                "bad position '{}': square {square} is '{}'; expected {expected}",
+                quote(text),
+                quote(&found.to_string())
+            ),
+        }
+    }
+}
+
+impl std::error::Error for HubPositionError {}
+
+/// The Hub `pos=` text of a position: Scan's 33-character form for Russian
+/// and Brazilian (the side to move `W` or `B`, then squares 1 = b8 to
+/// 32 = g1, each `w`/`b` a man, `W`/`B` a king, `e` empty), the position
+/// text for Adiyukh. See [`crate::hub`].
+pub fn hub_position_text(pos: &Position) -> String {
+    let g = pos.geometry();
+    if pos.variant().is_tower() || g != Geometry::BOARD_64 {
+        return position_text(pos);
+    }
+    let mut s = String::with_capacity(33);
+    s.push(match pos.side_to_move() {
+        Color::White => 'W',
+        Color::Black => 'B',
+    });
+    for n in 1..=32 {
+        let sq = g.from_pdn_number(n).expect("32 numbered squares");
+        s.push(match pos.piece_at(sq) {
+            Some(Piece::Man(Color::White)) => 'w',
+            Some(Piece::Man(Color::Black)) => 'b',
+            Some(Piece::King(Color::White)) => 'W',
+            Some(Piece::King(Color::Black)) => 'B',
+            _ => 'e',
+        });
+    }
+    s
+}
+
+/// Read a Hub position for `variant`: Scan's form (Russian and Brazilian),
+/// or position text as [`parse_position`] reads it. Never panics.
+pub fn parse_hub_position(variant: Variant, text: &str) -> Result<Position, HubPositionError> {
+    let refused = |error| HubPositionError::Text {
+        text: text.to_string(),
+        error,
+    };
+    let scan_form = !variant.is_tower()
+        && variant.geometry() == Geometry::BOARD_64
+        && !text.contains(':')
+        && !text.eq_ignore_ascii_case("startpos");
+    if !scan_form {
+        return parse_position(variant, text).map_err(refused);
+    }
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() != 33 {
+        return Err(HubPositionError::Length {
+            text: text.to_string(),
+            chars: chars.len(),
+        });
+    }
+    let side = match chars[0] {
+        'W' => 'W',
+        'B' => 'B',
+        c => {
+            return Err(HubPositionError::Side {
+                text: text.to_string(),
+                side: c,
+            })
+        }
+    };
+    let (mut white, mut black) = (Vec::new(), Vec::new());
+    for (i, &c) in chars[1..].iter().enumerate() {
+        let n = i + 1;
+        match c {
+            'w' => white.push(n.to_string()),
+            'W' => white.push(format!("K{n}")),
+            'b' => black.push(n.to_string()),
+            'B' => black.push(format!("K{n}")),
+            'e' => {}
+            c => {
+                return Err(HubPositionError::Square {
+                    text: text.to_string(),
+                    square: n,
+                    found: c,
+                })
+            }
+        }
+    }
+    let fen_text = format!("{side}:W{}:B{}", white.join(","), black.join(","));
+    parse_position(variant, &fen_text).map_err(refused)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -377,5 +518,112 @@ mod tests {
         )
         .unwrap();
         assert_eq!(position_text(&b), "B:WKa1,a7:Bh6");
+    }
+
+    #[test]
+    fn hub_position_text_reads_back() {
+        let start = Position::start(Variant::Russian);
+        assert_eq!(
+            hub_position_text(&start),
+            "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww"
+        );
+        let p = parse_position(Variant::Brazilian, "B:WKa1,c3:Bb8,Kh8").unwrap();
+        let s = hub_position_text(&p);
+        assert_eq!(parse_hub_position(Variant::Brazilian, &s).unwrap(), p);
+        let t = parse_position(Variant::Adiyukh64, "W:Wd4-2/1:Be5").unwrap();
+        assert_eq!(
+            parse_hub_position(Variant::Adiyukh64, &hub_position_text(&t)).unwrap(),
+            t
+        );
+    }
+
+    #[test]
+    fn bad_hub_positions_are_refused() {
+        for bad in [
+            "",
+            "W",
+            "Xbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww",
+            "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwwx",
+            "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwwww",
+            "Wwbbbbbbbbbbbeeeeeeeewwwwwwwwwwww",
+            "W:Wz9",
+        ] {
+            assert!(
+                parse_hub_position(Variant::Russian, bad).is_err(),
+                "{bad:?}"
+            );
+        }
+        assert!(
+            parse_hub_position(Variant::Adiyukh64, "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww").is_err()
+        );
+        assert!(parse_hub_position(Variant::Adiyukh80, "startpos").is_ok());
+    }
+
+    #[test]
+    fn each_hub_position_refusal_names_its_problem() {
+        let expected = "the side to move (W or B) then 32 squares, each w, b, W, B or e";
+        let err = |text: &str| parse_hub_position(Variant::Russian, text).unwrap_err();
+        let e = err("Xbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww");
+        assert!(
+            matches!(e, HubPositionError::Side { side: 'X', .. }),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            "bad position 'Xbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww': the side to move is 'X', expected W or B"
+        );
+        let e = err("Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwwx");
+        assert!(
+            matches!(
+                e,
+                HubPositionError::Square {
+                    square: 32,
+                    found: 'x',
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            format!("bad position 'Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwwx': square 32 is 'x'; expected {expected}")
+        );
+        let e = err("W");
+        assert!(
+            matches!(e, HubPositionError::Length { chars: 1, .. }),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            format!("bad position 'W': 1 characters, expected 33: {expected}")
+        );
+        let e = err("W:Wa1,a1:B");
+        assert!(matches!(
+            &e,
+            HubPositionError::Text {
+                error: PositionError::Duplicate(_),
+                ..
+            }
+        ));
+        assert_eq!(
+            e.to_string(),
+            "bad position 'W:Wa1,a1:B': square a1 is listed twice"
+        );
+        assert_eq!(
+            err("Wwbbbbbbbbbbbeeeeeeeewwwwwwwwwwww").to_string(),
+            "bad position 'Wwbbbbbbbbbbbeeeeeeeewwwwwwwwwwww': a man on b8 stands on its own promotion rank (it would be a king: write Kb8)"
+        );
+        // Long text is shortened, control characters escaped.
+        let long = "W".repeat(71);
+        assert_eq!(
+            err(&long).to_string(),
+            format!(
+                "bad position '{}...': 71 characters, expected 33: {expected}",
+                "W".repeat(40)
+            )
+        );
+        assert!(err("W\u{7}bbbb")
+            .to_string()
+            .starts_with("bad position 'W\\u{7}bbbb': 6 characters"));
     }
 }

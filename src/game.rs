@@ -288,6 +288,19 @@ impl DrawState {
         d
     }
 
+    /// The plies of every count: king moves, 7.2.4, 7.2.6, 7.2.7, 7.2.8
+    /// (0 where a rule's condition does not hold). With the position, which
+    /// fixes every signature, they are the whole state.
+    pub(crate) fn plies(&self) -> [u16; 5] {
+        [
+            self.king_moves,
+            self.r724.plies,
+            self.r726.plies,
+            self.r727.plies,
+            self.r728.plies,
+        ]
+    }
+
     /// The plies counted by 7.2.7 and 7.2.8, where their conditions hold.
     pub(crate) fn lone_king_counts(&self) -> (Option<u16>, Option<u16>) {
         let c = |x: Counter| (x.sig != 0).then_some(x.plies);

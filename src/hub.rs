@@ -140,432 +140,40 @@
 //! engine; at the end of the input the waiting commands are carried out, a
 //! search with limits runs to its end and an open-ended one is stopped.
 
-use crate::board::{Color, Geometry, Square};
-use crate::engine::{Engine, OVERHEAD_MAX_MS, THREADS_MAX};
-use crate::fen;
+use crate::engine::Engine;
+use crate::fen::{self, parse_hub_position};
 use crate::game::Game;
-use crate::input::{self, escape, quote, Range};
+use crate::input::{escape, quote};
 use crate::moves::Move;
-use crate::notation;
-use crate::position::{Piece, Position};
-use crate::search::{Clock, Info, Limits, Score, SearchResult};
+use crate::notation::{self, hub::MoveNumbers};
+use crate::options::{self, Setting};
+use crate::position::Position;
+use crate::protocol::hub::{quoted, value_text, Line};
+use crate::protocol::{BestMove, HubInfo, Level};
+use crate::search::{Info, SearchResult};
 use crate::serve::{self, Flow, Kind, Out, Reader, Server};
-use crate::variant::Variant;
 use std::collections::VecDeque;
 use std::io::Read;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-/// Smallest and largest `tt-size` (log2 of 16-byte entries).
-const TT_SIZE_MIN: u32 = 16;
-const TT_SIZE_MAX: u32 = 32;
-/// Longest time accepted in `level`, in seconds (a year, as in UCI).
-const MAX_SECONDS: f64 = (input::TIME_MS.max / 1000) as f64;
+/// The parameters `hub` lists, in its order: the server's own
+/// `move-numbers` and the engine's options by their Hub names (their row
+/// in [`crate::options`]' table says the rest).
+const PARAMS: [&str; 10] = [
+    "variant",
+    "move-numbers",
+    "threads",
+    "tt-size",
+    "ponder",
+    "move-overhead",
+    "egdb-path",
+    "egdb-pieces",
+    "eval",
+    "weights",
+];
 /// Longest error message sent.
 const MAX_MESSAGE: usize = 2_000;
-
-/// How the squares of 8x8 moves are numbered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MoveNumbers {
-    /// 1 = a1, 2 = c1, ..., 32 = h8 (pydraughts 0.6.x).
-    A1,
-    /// 1 = b8, ..., 32 = g1 (PDN, the order of the position string).
-    Pdn,
-}
-
-impl MoveNumbers {
-    /// The parameter value: `a1` or `pdn`.
-    pub fn id(self) -> &'static str {
-        match self {
-            MoveNumbers::A1 => "a1",
-            MoveNumbers::Pdn => "pdn",
-        }
-    }
-
-    /// Read `a1` or `pdn` (any case).
-    pub fn parse(s: &str) -> Option<MoveNumbers> {
-        match s.to_ascii_lowercase().as_str() {
-            "a1" => Some(MoveNumbers::A1),
-            "pdn" => Some(MoveNumbers::Pdn),
-            _ => None,
-        }
-    }
-
-    /// The number of a square of the 8x8 board.
-    fn number(self, g: Geometry, sq: Square) -> Option<u8> {
-        match self {
-            MoveNumbers::Pdn => g.pdn_number(sq),
-            MoveNumbers::A1 => {
-                if g != Geometry::BOARD_64 {
-                    return None;
-                }
-                let (f, r) = g.file_rank(sq);
-                Some(r * 4 + f / 2 + 1)
-            }
-        }
-    }
-
-    /// The square of a number on the 8x8 board.
-    fn square(self, g: Geometry, n: u32) -> Option<Square> {
-        match self {
-            MoveNumbers::Pdn => g.from_pdn_number(n),
-            MoveNumbers::A1 => {
-                if g != Geometry::BOARD_64 || !(1..=32).contains(&n) {
-                    return None;
-                }
-                let rank = ((n - 1) / 4) as u8;
-                let file = 2 * ((n - 1) % 4) as u8 + rank % 2;
-                g.square(file, rank)
-            }
-        }
-    }
-}
-
-/// One parsed input line: the command and its arguments in order.
-#[derive(Debug, PartialEq, Eq)]
-struct Line {
-    command: String,
-    args: Vec<(String, Option<String>)>,
-}
-
-impl Line {
-    /// The value of the last argument called `name`: `None` when absent,
-    /// `Some(None)` for a flag without value.
-    fn get(&self, name: &str) -> Option<Option<&str>> {
-        self.args
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_deref())
-    }
-
-    fn has(&self, name: &str) -> bool {
-        self.get(name).is_some()
-    }
-
-    /// The value of `name`, which must have one when present.
-    fn value(&self, name: &str) -> Result<Option<&str>, String> {
-        match self.get(name) {
-            None => Ok(None),
-            Some(Some(v)) => Ok(Some(v)),
-            Some(None) => Err(format!(
-                "{}: '{name}' needs a value ({name}=...)",
-                self.command
-            )),
-        }
-    }
-}
-
-fn is_blank(c: char) -> bool {
-    c.is_whitespace()
-}
-
-/// A character of a name or unquoted value.
-fn is_id(c: char) -> bool {
-    !c.is_control() && !is_blank(c) && c != '=' && c != '"'
-}
-
-/// Split a line into command and arguments. `Ok(None)` for an empty line.
-fn scan(text: &str) -> Result<Option<Line>, String> {
-    let chars: Vec<char> = text.chars().collect();
-    let mut i = 0;
-    let skip_blanks = |i: &mut usize| {
-        while *i < chars.len() && is_blank(chars[*i]) {
-            *i += 1;
-        }
-    };
-    let name = |i: &mut usize| -> String {
-        let start = *i;
-        while *i < chars.len() && is_id(chars[*i]) {
-            *i += 1;
-        }
-        chars[start..*i].iter().collect()
-    };
-    skip_blanks(&mut i);
-    if i == chars.len() {
-        return Ok(None);
-    }
-    let command = name(&mut i);
-    if command.is_empty() {
-        return Err(format!(
-            "bad syntax: a line starts with a command name, not '{}'",
-            quote(&chars[i].to_string())
-        ));
-    }
-    let mut args = Vec::new();
-    loop {
-        skip_blanks(&mut i);
-        if i == chars.len() {
-            break;
-        }
-        let column = i + 1;
-        let key = name(&mut i);
-        if key.is_empty() {
-            return Err(format!(
-                "bad syntax at column {column}: expected an argument name, found '{}'",
-                quote(&chars[i].to_string())
-            ));
-        }
-        skip_blanks(&mut i);
-        let mut value = None;
-        if i < chars.len() && chars[i] == '=' {
-            i += 1;
-            skip_blanks(&mut i);
-            if i < chars.len() && chars[i] == '"' {
-                i += 1;
-                let start = i;
-                while i < chars.len() && chars[i] != '"' {
-                    i += 1;
-                }
-                if i == chars.len() {
-                    return Err(format!(
-                        "bad syntax: the value of '{}' has no closing quote",
-                        quote(&key)
-                    ));
-                }
-                value = Some(chars[start..i].iter().collect());
-                i += 1;
-            } else {
-                let v = name(&mut i);
-                if v.is_empty() {
-                    return Err(format!(
-                        "bad syntax: '{}=' has no value (write {}=\"\" for an empty one)",
-                        quote(&key),
-                        quote(&key)
-                    ));
-                }
-                value = Some(v);
-            }
-        }
-        args.push((key, value));
-    }
-    Ok(Some(Line { command, args }))
-}
-
-/// A value as written: bare when it is a plain name, else in double quotes
-/// (a quote inside becomes an apostrophe, a control character a space: the
-/// protocol has no escapes). Engines and clients of Hub both write values so.
-pub fn value_text(v: &str) -> String {
-    if !v.is_empty() && v.chars().all(is_id) {
-        v.to_string()
-    } else {
-        format!("\"{}\"", sanitize(v))
-    }
-}
-
-/// Text safe inside a quoted value: no quote, no control character.
-fn sanitize(v: &str) -> String {
-    v.chars()
-        .map(|c| match c {
-            '"' => '\'',
-            c if c.is_control() => ' ',
-            c => c,
-        })
-        .collect()
-}
-
-/// The Hub text of a legal move of `pos`.
-pub fn move_text(pos: &Position, mv: &Move, numbers: MoveNumbers) -> String {
-    let g = pos.geometry();
-    if pos.variant().is_tower() || g != Geometry::BOARD_64 {
-        return notation::move_text(pos, mv);
-    }
-    let num = |sq: Square| numbers.number(g, sq).unwrap_or(0).to_string();
-    if mv.is_capture() {
-        let mut captured: Vec<u8> = crate::board::squares(mv.captured())
-            .filter_map(|sq| numbers.number(g, sq))
-            .collect();
-        captured.sort_unstable();
-        let mut s = format!("{}x{}", num(mv.from()), num(mv.to()));
-        for n in captured {
-            s.push('x');
-            s.push_str(&n.to_string());
-        }
-        s
-    } else {
-        format!("{}-{}", num(mv.from()), num(mv.to()))
-    }
-}
-
-/// The Hub texts of all legal moves, for messages.
-fn legal_texts(pos: &Position, numbers: MoveNumbers) -> String {
-    let moves: Vec<String> = pos
-        .legal_moves()
-        .iter()
-        .map(|m| move_text(pos, m, numbers))
-        .collect();
-    if moves.is_empty() {
-        "none (the side to move has no legal move)".into()
-    } else {
-        moves.join(" ")
-    }
-}
-
-/// Read a Hub move as one legal move of `pos`.
-pub fn parse_move(pos: &Position, text: &str, numbers: MoveNumbers) -> Result<Move, String> {
-    let g = pos.geometry();
-    if pos.variant().is_tower()
-        || g != Geometry::BOARD_64
-        || text
-            .chars()
-            .any(|c| c.is_alphabetic() && c != 'x' && c != 'X')
-    {
-        return notation::parse_move(pos, text).map_err(|e| e.to_string());
-    }
-    let bad = || {
-        format!(
-            "'{}' is not a move (expected from-to, or fromxto followed by x and each captured square, e.g. 10x19x14)",
-            quote(text)
-        )
-    };
-    let quiet = text.contains('-');
-    let parts: Vec<&str> = if quiet {
-        text.split('-').collect()
-    } else {
-        text.split(['x', 'X']).collect()
-    };
-    if parts.len() < 2 || (quiet && parts.len() != 2) {
-        return Err(bad());
-    }
-    let mut squares = Vec::with_capacity(parts.len());
-    for p in &parts {
-        if p.is_empty() || p.len() > 2 || !p.chars().all(|c| c.is_ascii_digit()) {
-            return Err(bad());
-        }
-        let n: u32 = p.parse().map_err(|_| bad())?;
-        let sq = numbers.square(g, n).ok_or_else(|| {
-            format!(
-                "'{}': there is no square {n} (squares are numbered 1 to 32)",
-                quote(text)
-            )
-        })?;
-        squares.push(sq);
-    }
-    let (from, to) = (squares[0], squares[1]);
-    let captured: Option<u64> =
-        (squares.len() > 2).then(|| squares[2..].iter().fold(0u64, |bits, sq| bits | sq.bb()));
-    if let Some(bits) = captured {
-        if bits.count_ones() as usize != squares.len() - 2 {
-            return Err(format!("'{}': a captured square is repeated", quote(text)));
-        }
-    }
-    let legal = pos.legal_moves();
-    let matches: Vec<&Move> = legal
-        .iter()
-        .filter(|m| m.from() == from && m.to() == to)
-        .filter(|m| match captured {
-            None => true,
-            Some(c) => m.is_capture() && m.captured() == c,
-        })
-        .collect();
-    match matches.as_slice() {
-        [m] => Ok(**m),
-        [] => Err(format!(
-            "{} is not a legal move here; legal moves: {}",
-            quote(text),
-            legal_texts(pos, numbers)
-        )),
-        several => Err(format!(
-            "{} is ambiguous: it matches {}; give the captured squares",
-            quote(text),
-            several
-                .iter()
-                .map(|m| move_text(pos, m, numbers))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
-    }
-}
-
-/// Read a Hub position for `variant`.
-/// The `pos=` text of a position: Scan's 33-character form for Russian and
-/// Brazilian, the position text for Adiyukh (see the module docs).
-pub fn position_string(pos: &Position) -> String {
-    let g = pos.geometry();
-    if pos.variant().is_tower() || g != Geometry::BOARD_64 {
-        return fen::position_text(pos);
-    }
-    let mut s = String::with_capacity(33);
-    s.push(match pos.side_to_move() {
-        Color::White => 'W',
-        Color::Black => 'B',
-    });
-    for n in 1..=32 {
-        let sq = g.from_pdn_number(n).expect("32 numbered squares");
-        s.push(match pos.piece_at(sq) {
-            Some(Piece::Man(Color::White)) => 'w',
-            Some(Piece::Man(Color::Black)) => 'b',
-            Some(Piece::King(Color::White)) => 'W',
-            Some(Piece::King(Color::Black)) => 'B',
-            _ => 'e',
-        });
-    }
-    s
-}
-
-fn parse_position(variant: Variant, text: &str) -> Result<Position, String> {
-    let scan_form = !variant.is_tower()
-        && variant.geometry() == Geometry::BOARD_64
-        && !text.contains(':')
-        && !text.eq_ignore_ascii_case("startpos");
-    if !scan_form {
-        return fen::parse_position(variant, text)
-            .map_err(|e| format!("bad position '{}': {e}", quote(text)));
-    }
-    let chars: Vec<char> = text.chars().collect();
-    let expected = "the side to move (W or B) then 32 squares, each w, b, W, B or e";
-    if chars.len() != 33 {
-        return Err(format!(
-            "bad position '{}': {} characters, expected 33: {expected}",
-            quote(text),
-            chars.len()
-        ));
-    }
-    let side = match chars[0] {
-        'W' => 'W',
-        'B' => 'B',
-        c => {
-            return Err(format!(
-                "bad position '{}': the side to move is '{}', expected W or B",
-                quote(text),
-                quote(&c.to_string())
-            ))
-        }
-    };
-    let (mut white, mut black) = (Vec::new(), Vec::new());
-    for (i, &c) in chars[1..].iter().enumerate() {
-        let n = i + 1;
-        match c {
-            'w' => white.push(n.to_string()),
-            'W' => white.push(format!("K{n}")),
-            'b' => black.push(n.to_string()),
-            'B' => black.push(format!("K{n}")),
-            'e' => {}
-            c => {
-                return Err(format!(
-                    "bad position '{}': square {n} is '{}'; expected {expected}",
-                    quote(text),
-                    quote(&c.to_string())
-                ))
-            }
-        }
-    }
-    let fen_text = format!("{side}:W{}:B{}", white.join(","), black.join(","));
-    fen::parse_position(variant, &fen_text)
-        .map_err(|e| format!("bad position '{}': {e}", quote(text)))
-}
-
-/// A score in men (two decimals), wins as in Scan.
-fn score_text(score: Score) -> String {
-    let hundredths = match score {
-        Score::Cp(c) => c as i64,
-        Score::Win(n) => 10_000 - (2 * n as i64 - 1).clamp(1, 9_999),
-        Score::Loss(n) => -(10_000 - (2 * n as i64).clamp(1, 9_999)),
-    };
-    let sign = if hundredths < 0 { "-" } else { "" };
-    let a = hundredths.unsigned_abs();
-    format!("{sign}{}.{:02}", a / 100, a % 100)
-}
 
 /// The legal moves of a line, from `pos`, stopping at the first that is
 /// not legal.
@@ -576,7 +184,7 @@ fn line_texts(pos: &Position, moves: &[Move], numbers: MoveNumbers) -> Vec<Strin
         if !p.legal_moves().iter().any(|l| l.same_result(m)) {
             break;
         }
-        out.push(move_text(&p, m, numbers));
+        out.push(notation::hub::move_text(&p, m, numbers));
         p.make(m);
     }
     out
@@ -584,115 +192,18 @@ fn line_texts(pos: &Position, moves: &[Move], numbers: MoveNumbers) -> Vec<Strin
 
 /// An `info` line for a search report.
 fn info_line(pos: &Position, info: &Info, numbers: MoveNumbers) -> String {
-    let mnps = info.nps / 10_000;
-    let mut line = format!(
-        "info depth={} seldepth={} score={} nodes={} time={}.{:03} nps={}.{:02}",
-        info.depth,
-        info.seldepth,
-        score_text(info.score),
-        info.nodes,
-        info.time_ms / 1000,
-        info.time_ms % 1000,
-        mnps / 100,
-        mnps % 100
-    );
-    let pv = line_texts(pos, &info.pv, numbers);
-    if !pv.is_empty() {
-        line.push_str(" pv=");
-        line.push_str(&value_text(&pv.join(" ")));
-    }
-    line
+    HubInfo::of_search(info, line_texts(pos, &info.pv, numbers)).to_string()
 }
 
 /// The `done` line for a search result.
 fn done_line(pos: &Position, result: &SearchResult, numbers: MoveNumbers) -> String {
-    let mut line = String::from("done");
     let moves: Vec<Move> = result.best.into_iter().chain(result.ponder).collect();
-    let texts = line_texts(pos, &moves, numbers);
-    if let Some(m) = texts.first() {
-        line.push_str(" move=");
-        line.push_str(&value_text(m));
-    }
-    if let Some(p) = texts.get(1) {
-        line.push_str(" ponder=");
-        line.push_str(&value_text(p));
-    }
-    line
-}
-
-/// Parse a whole number in `range`; the error names the range.
-fn int_value(what: &str, v: &str, range: Range) -> Result<u64, String> {
-    range
-        .parse(v)
-        .map_err(|wanted| format!("{what}: '{}' is not {wanted}", quote(v)))
-}
-
-/// Parse seconds (a real number) as milliseconds. Negative values count as
-/// zero when `negative_is_zero` (a clock that ran out).
-fn seconds_value(what: &str, v: &str, negative_is_zero: bool) -> Result<u64, String> {
-    let bad = || {
-        format!(
-            "{what}: '{}' is not a number of seconds from 0 to {MAX_SECONDS}",
-            quote(v)
-        )
+    let mut texts = line_texts(pos, &moves, numbers).into_iter();
+    let done = BestMove {
+        mv: texts.next(),
+        ponder: texts.next(),
     };
-    let plain = !v.is_empty()
-        && v.chars()
-            .all(|c| c.is_ascii_digit() || matches!(c, '.' | '-' | '+' | 'e' | 'E'));
-    let s: f64 = if plain {
-        v.parse().map_err(|_| bad())?
-    } else {
-        0.0
-    };
-    if !plain || !s.is_finite() || s > MAX_SECONDS {
-        return Err(bad());
-    }
-    if s < 0.0 {
-        return if negative_is_zero { Ok(0) } else { Err(bad()) };
-    }
-    Ok((s * 1000.0).round() as u64)
-}
-
-/// The limits given by `level` lines since the last `go`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-struct Level {
-    depth: Option<u32>,
-    nodes: Option<u64>,
-    move_time_ms: Option<u64>,
-    time_ms: Option<u64>,
-    inc_ms: Option<u64>,
-    moves: Option<u32>,
-    infinite: bool,
-}
-
-impl Level {
-    fn limits(&self) -> Limits {
-        let mut limits = Limits {
-            depth: self.depth,
-            nodes: self.nodes,
-            movetime_ms: self.move_time_ms,
-            infinite: self.infinite,
-            multipv: 1,
-            ..Limits::default()
-        };
-        if let Some(t) = self.time_ms {
-            let inc = self.inc_ms.unwrap_or(0);
-            limits.clock = Some(Clock {
-                // The increment of this move is already due (Hub's rule).
-                time_ms: t.saturating_add(inc),
-                inc_ms: inc,
-                moves_to_go: self.moves.filter(|&m| m > 0),
-            });
-        }
-        if limits.depth.is_none()
-            && limits.nodes.is_none()
-            && limits.movetime_ms.is_none()
-            && limits.clock.is_none()
-        {
-            limits.infinite = true;
-        }
-        limits
-    }
+    done.hub_line().to_string()
 }
 
 /// What the front end knows of the running search.
@@ -746,9 +257,10 @@ impl Hub {
     }
 
     /// The one reply to a bad line: user text in it is escaped (see
-    /// [`escape`]), and a quote, which would end the value, becomes `'`.
+    /// [`escape`]), and the message always quoted (see [`quoted`]: a quote,
+    /// which would end the value, becomes `'`).
     fn error(&self, message: &str) {
-        let mut m = sanitize(&escape(message));
+        let mut m = escape(message);
         if m.len() > MAX_MESSAGE {
             let mut cut = MAX_MESSAGE;
             while !m.is_char_boundary(cut) {
@@ -757,12 +269,12 @@ impl Hub {
             m.truncate(cut);
             m.push_str("...");
         }
-        self.out.line(&format!("error message=\"{m}\""));
+        self.out.line(&format!("error message={}", quoted(&m)));
     }
 
     /// Carry out one line.
     fn command(&mut self, text: &str) -> Flow {
-        let line = match scan(text) {
+        let line = match Line::parse(text) {
             Ok(Some(line)) => line,
             Ok(None) => return Flow::Continue,
             Err(e) => {
@@ -801,7 +313,7 @@ impl Hub {
                 self.refused = result.as_ref().err().cloned();
                 result
             }),
-            "level" => self.idle().and_then(|_| self.level(&line)),
+            "level" => self.idle().and_then(|_| self.level.read(&line)),
             "go" => self.idle().and_then(|_| self.go(&line)),
             other => Err(format!("unknown command '{}'", quote(other))),
         };
@@ -879,44 +391,16 @@ impl Hub {
             id.push_str(&format!(" {k}={}", value_text(v)));
         }
         self.out.line(&id);
-        let variants: Vec<&str> = Variant::ALL.iter().map(|v| v.id()).collect();
-        self.out.line(&format!(
-            "param name=variant value={} type=enum values={}",
-            value_text(o.variant.id()),
-            value_text(&variants.join(" "))
-        ));
-        self.out.line(&format!(
-            "param name=move-numbers value={} type=enum values=\"a1 pdn\"",
-            self.numbers.id()
-        ));
-        self.out.line(&format!(
-            "param name=threads value={} type=int min=1 max={THREADS_MAX}",
-            o.threads
-        ));
-        let tt_size = TT_SIZE_MIN + o.hash_mib.max(1).ilog2();
-        self.out.line(&format!(
-            "param name=tt-size value={tt_size} type=int min={TT_SIZE_MIN} max={TT_SIZE_MAX}"
-        ));
-        self.out
-            .line(&format!("param name=ponder value={} type=bool", o.ponder));
-        self.out.line(&format!(
-            "param name=move-overhead value={} type=int min=0 max={OVERHEAD_MAX_MS}",
-            o.move_overhead_ms
-        ));
-        self.out.line(&format!(
-            "param name=egdb-path value={} type=string",
-            value_text(&o.egdb_path)
-        ));
-        self.out.line(&format!(
-            "param name=egdb-pieces value={} type=int min=0 max={}",
-            o.egdb_pieces,
-            crate::egdb::index::MAX_PIECES
-        ));
-        self.out.line(&format!(
-            "param name=eval value={} type=enum values=\"patterns hand\"",
-            o.eval.name()
-        ));
-        self.out.line("param name=weights value=\"\" type=string");
+        for name in PARAMS {
+            let line = match options::hub_param(name) {
+                Some(p) => p.line(o, value_text),
+                None => format!(
+                    "param name={name} value={} type=enum values=\"a1 pdn\"",
+                    self.numbers.id()
+                ),
+            };
+            self.out.line(&line);
+        }
         self.out.line("wait");
     }
 
@@ -926,84 +410,32 @@ impl Hub {
             .value("name")?
             .ok_or("set-param: missing name=<parameter>")?;
         let value = line.value("value")?.unwrap_or("");
-        match name.to_ascii_lowercase().as_str() {
-            "variant" => {
-                let v: Variant = value.parse().map_err(|_| {
-                    format!(
-                        "set-param variant: unknown variant '{}' (expected russian, brazilian, adiyukh-64 or adiyukh-80)",
-                        quote(value)
-                    )
-                })?;
-                self.engine.set_option("variant", v.id())?;
+        let name = name.to_ascii_lowercase();
+        if name == "move-numbers" {
+            self.numbers = MoveNumbers::parse(value).ok_or_else(|| {
+                format!(
+                    "set-param move-numbers: '{}' is not a1 or pdn",
+                    quote(value)
+                )
+            })?;
+            return Ok(());
+        }
+        let param = options::hub_param(&name).ok_or_else(|| {
+            format!(
+                "set-param: unknown parameter '{}' (known: {})",
+                quote(&name),
+                PARAMS.join(", ")
+            )
+        })?;
+        param.set(value, |setting| {
+            let variant = matches!(setting, Setting::Variant(_));
+            self.engine.set(setting)?;
+            if variant {
                 // A new variant starts from its start position.
                 self.refused = None;
-                Ok(())
             }
-            "move-numbers" => {
-                self.numbers = MoveNumbers::parse(value).ok_or_else(|| {
-                    format!(
-                        "set-param move-numbers: '{}' is not a1 or pdn",
-                        quote(value)
-                    )
-                })?;
-                Ok(())
-            }
-            "threads" => {
-                let n = int_value("set-param threads", value, input::THREADS)?;
-                self.engine.set_option("threads", &n.to_string())
-            }
-            "tt-size" => {
-                let n = int_value(
-                    "set-param tt-size",
-                    value,
-                    Range::new(TT_SIZE_MIN as u64, TT_SIZE_MAX as u64),
-                )?;
-                let mib = 1usize << (n as u32 - TT_SIZE_MIN);
-                // A size the system refuses leaves the old table.
-                self.engine
-                    .set_option("hash", &mib.to_string())
-                    .map_err(|e| format!("set-param tt-size {n}: {e}"))
-            }
-            "ponder" => match value.to_ascii_lowercase().as_str() {
-                "true" | "false" => self.engine.set_option("ponder", value),
-                _ => Err(format!(
-                    "set-param ponder: '{}' is not true or false",
-                    quote(value)
-                )),
-            },
-            "move-overhead" => {
-                let n = int_value(
-                    "set-param move-overhead",
-                    value,
-                    Range::new(0, OVERHEAD_MAX_MS),
-                )?;
-                self.engine.set_option("move overhead", &n.to_string())
-            }
-            "egdb-path" => self
-                .engine
-                .set_option("egdb path", value)
-                .map_err(|e| format!("set-param egdb-path: {}", e.replace("option EGDB Path: ", ""))),
-            "egdb-pieces" => {
-                let n = int_value(
-                    "set-param egdb-pieces",
-                    value,
-                    Range::new(0, crate::egdb::index::MAX_PIECES as u64),
-                )?;
-                self.engine.set_option("egdb pieces", &n.to_string())
-            }
-            "eval" => self
-                .engine
-                .set_option("eval", value)
-                .map_err(|e| format!("set-param eval: {}", e.replace("option Eval: ", ""))),
-            "weights" => self
-                .engine
-                .set_option("weights", value)
-                .map_err(|e| format!("set-param weights: {}", e.replace("option Weights: ", ""))),
-            other => Err(format!(
-                "set-param: unknown parameter '{}' (known: variant, move-numbers, threads, tt-size, ponder, move-overhead, egdb-path, egdb-pieces, eval, weights)",
-                quote(other)
-            )),
-        }
+            Ok(())
+        })
     }
 
     /// `pos [pos=<position> | start] [moves="<moves>"]`
@@ -1013,7 +445,7 @@ impl Hub {
         let moves = line.value("moves")?.unwrap_or("");
         let start = match text {
             Some(t) if position_after_start(line) => {
-                parse_position(variant, t.trim()).map_err(|e| format!("pos: {e}"))?
+                parse_hub_position(variant, t.trim()).map_err(|e| format!("pos: {e}"))?
             }
             _ => Position::start(variant),
         };
@@ -1024,7 +456,7 @@ impl Hub {
         let mut stretch: Vec<String> = Vec::new();
         for (i, text) in moves.split_whitespace().enumerate() {
             let here = *game.position();
-            let mv = parse_move(&here, text, self.numbers)
+            let mv = notation::hub::parse_move(&here, text, self.numbers)
                 .map_err(|e| format!("pos: move {} '{}': {e}", i + 1, quote(text)))?;
             if game.outcome().is_some() {
                 game = Game::from_position(here);
@@ -1039,57 +471,6 @@ impl Hub {
         self.engine
             .set_position(Some(&fen::position_text(&stretch_start)), &refs)
             .map_err(|e| format!("pos: {e}"))
-    }
-
-    /// `level ...`: limits for the next search.
-    fn level(&mut self, line: &Line) -> Result<(), String> {
-        let mut level = self.level.clone();
-        let mut known = false;
-        for (key, _) in &line.args {
-            let key = key.as_str();
-            let v = || -> Result<&str, String> {
-                line.value(key)?
-                    .ok_or_else(|| format!("level: '{key}' needs a value"))
-            };
-            match key {
-                "depth" => level.depth = Some(int_value("level depth", v()?, input::DEPTH)? as u32),
-                "nodes" => level.nodes = Some(int_value("level nodes", v()?, input::NODES)?),
-                "move-time" => {
-                    level.move_time_ms = Some(seconds_value("level move-time", v()?, false)?)
-                }
-                "time" => level.time_ms = Some(seconds_value("level time", v()?, true)?),
-                "inc" => level.inc_ms = Some(seconds_value("level inc", v()?, false)?),
-                "moves" => {
-                    level.moves = Some(int_value("level moves", v()?, input::MOVES_TO_GO)? as u32)
-                }
-                "infinite" => {
-                    // No limit: drops the limits given before it.
-                    level = Level {
-                        infinite: true,
-                        ..Level::default()
-                    };
-                    known = true;
-                    continue;
-                }
-                "ponder" => {}
-                _ => continue,
-            }
-            if key != "ponder" {
-                level.infinite = false;
-            }
-            known = true;
-        }
-        if !known {
-            return Err(
-                "level: no limit given (expected depth=, nodes=, move-time=, [moves=] time= [inc=], or infinite)"
-                    .into(),
-            );
-        }
-        if level.time_ms.is_none() && (level.moves.is_some() || level.inc_ms.is_some()) {
-            return Err("level: 'moves' and 'inc' need 'time' as well".into());
-        }
-        self.level = level;
-        Ok(())
     }
 
     /// `go think | ponder | analyze`
@@ -1124,7 +505,7 @@ impl Hub {
         self.engine.go(
             limits,
             ponder,
-            &mut |note| note_out.line(&format!("info string={}", value_text(note))),
+            &mut |note| note_out.line(&Line::new("info").arg("string", note).to_string()),
             Box::new(move |info| {
                 started.store(true, Ordering::SeqCst);
                 info_out.line(&info_line(&pos, info, numbers))
@@ -1194,110 +575,17 @@ fn position_after_start(line: &Line) -> bool {
 mod tests {
     use super::*;
 
+    /// `hub` lists every option with a Hub parameter, once, and the
+    /// server's own `move-numbers`.
     #[test]
-    fn position_string_reads_back() {
-        let start = Position::start(Variant::Russian);
-        assert_eq!(position_string(&start), "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww");
-        let p = fen::parse_position(Variant::Brazilian, "B:WKa1,c3:Bb8,Kh8").unwrap();
-        let s = position_string(&p);
-        assert_eq!(parse_position(Variant::Brazilian, &s).unwrap(), p);
-        let t = fen::parse_position(Variant::Adiyukh64, "W:Wd4-2/1:Be5").unwrap();
-        assert_eq!(
-            parse_position(Variant::Adiyukh64, &position_string(&t)).unwrap(),
-            t
-        );
-    }
-
-    #[test]
-    fn lines_split_into_pairs() {
-        let l = scan(r#"pos pos=Wbbe moves="9-13 22-18"  start"#)
-            .unwrap()
-            .unwrap();
-        assert_eq!(l.command, "pos");
-        assert_eq!(l.get("pos"), Some(Some("Wbbe")));
-        assert_eq!(l.get("moves"), Some(Some("9-13 22-18")));
-        assert_eq!(l.get("start"), Some(None));
-        assert_eq!(l.get("nope"), None);
-        assert!(scan("   ").unwrap().is_none());
-        for bad in [
-            "=x",
-            "\"pos\"",
-            "pos pos=\"abc",
-            "pos pos=",
-            "level =3",
-            "go \"x\"",
-        ] {
-            assert!(scan(bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn values_are_quoted_when_needed() {
-        assert_eq!(value_text("abc"), "abc");
-        assert_eq!(value_text(""), "\"\"");
-        assert_eq!(value_text("a b"), "\"a b\"");
-        assert_eq!(value_text("a\"b"), "\"a'b\"");
-    }
-
-    #[test]
-    fn both_numberings_cover_the_board() {
-        let g = Geometry::BOARD_64;
-        for numbers in [MoveNumbers::A1, MoveNumbers::Pdn] {
-            for n in 1..=32u32 {
-                let sq = numbers.square(g, n).unwrap();
-                assert_eq!(numbers.number(g, sq), Some(n as u8));
-            }
-            assert!(numbers.square(g, 0).is_none());
-            assert!(numbers.square(g, 33).is_none());
-        }
-        let name = |n| g.square_name(MoveNumbers::A1.square(g, n).unwrap());
-        assert_eq!(name(1), "a1");
-        assert_eq!(name(5), "b2");
-        assert_eq!(name(32), "h8");
-    }
-
-    #[test]
-    fn start_position_and_moves() {
-        let pos = parse_position(Variant::Russian, "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww").unwrap();
-        assert_eq!(pos, Position::start(Variant::Russian));
-        let mut texts: Vec<String> = pos
-            .legal_moves()
-            .iter()
-            .map(|m| move_text(&pos, m, MoveNumbers::A1))
-            .collect();
-        texts.sort();
-        assert_eq!(
-            texts,
-            ["10-13", "10-14", "11-14", "11-15", "12-15", "12-16", "9-13"]
-        );
-        let m = parse_move(&pos, "9-13", MoveNumbers::A1).unwrap();
-        assert_eq!(notation::move_text(&pos, &m), "a3-b4");
-        let m = parse_move(&pos, "21-17", MoveNumbers::Pdn).unwrap();
-        assert_eq!(notation::move_text(&pos, &m), "a3-b4");
-        assert!(parse_move(&pos, "9-14", MoveNumbers::A1).is_err());
-        assert!(parse_move(&pos, "9-99", MoveNumbers::A1).is_err());
-        assert!(parse_move(&pos, "9--13", MoveNumbers::A1).is_err());
-    }
-
-    #[test]
-    fn captures_list_the_captured_squares() {
-        // White man c3 takes d4 (a1 numbers: c3 = 10, d4 = 14, e5 = 19).
-        let pos = parse_position(Variant::Russian, "Weeebeeeeeeeeeeeeebeeeweeeeeeeeee").unwrap();
-        let m = parse_move(&pos, "10x19x14", MoveNumbers::A1).unwrap();
-        assert_eq!(move_text(&pos, &m, MoveNumbers::A1), "10x19x14");
-        assert_eq!(parse_move(&pos, "10x19", MoveNumbers::A1).unwrap(), m);
-        assert!(parse_move(&pos, "10x19x13", MoveNumbers::A1).is_err());
-        assert!(parse_move(&pos, "10x19x14x14", MoveNumbers::A1).is_err());
-    }
-
-    #[test]
-    fn scores_in_men() {
-        assert_eq!(score_text(Score::Cp(12)), "0.12");
-        assert_eq!(score_text(Score::Cp(-105)), "-1.05");
-        assert_eq!(score_text(Score::Cp(0)), "0.00");
-        assert_eq!(score_text(Score::Win(1)), "99.99");
-        assert_eq!(score_text(Score::Loss(1)), "-99.98");
-        assert_eq!(score_text(Score::Win(3)), "99.95");
+    fn params_are_the_tables_and_move_numbers() {
+        let mut listed: Vec<&str> = PARAMS.to_vec();
+        listed.retain(|&p| p != "move-numbers");
+        assert_eq!(listed.len(), PARAMS.len() - 1);
+        let mut table: Vec<&str> = options::hub_params().map(|p| p.name()).collect();
+        listed.sort_unstable();
+        table.sort_unstable();
+        assert_eq!(listed, table);
     }
 
     /// Output collected in memory.
@@ -1435,22 +723,5 @@ mod tests {
                 assert_eq!(line.matches('"').count(), 2, "{line}");
             }
         }
-    }
-
-    #[test]
-    fn bad_positions_are_refused() {
-        for bad in [
-            "",
-            "W",
-            "Xbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww",
-            "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwwx",
-            "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwwww",
-            "Wwbbbbbbbbbbbeeeeeeeewwwwwwwwwwww",
-            "W:Wz9",
-        ] {
-            assert!(parse_position(Variant::Russian, bad).is_err(), "{bad:?}");
-        }
-        assert!(parse_position(Variant::Adiyukh64, "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww").is_err());
-        assert!(parse_position(Variant::Adiyukh80, "startpos").is_ok());
     }
 }

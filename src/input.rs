@@ -1,5 +1,6 @@
 //! What the front ends share when they read what a user typed: the ranges
-//! of the numbers they accept, and how user text is quoted back in a
+//! of the numbers they accept (an option's are in its row of
+//! [`crate::options`]' table), and how user text is quoted back in a
 //! message.
 //!
 //! One rule for numbers, in both protocols and on the command line: a
@@ -7,8 +8,6 @@
 //! names the range. The one exception is the time left on the clock (UCI's
 //! `go wtime`/`btime`, Hub's `level time`): a negative time counts as zero,
 //! so a GUI whose clock flagged still gets a move.
-
-use crate::engine::{HASH_MAX_MIB, MULTIPV_MAX, THREADS_MAX};
 
 /// A range of whole numbers, both ends included.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,12 +52,6 @@ pub const NODES: Range = Range::new(1, u64::MAX / 2);
 pub const TIME_MS: Range = Range::new(0, YEAR_MS);
 /// Moves to the next time control (`go movestogo`, Hub's `level moves`).
 pub const MOVES_TO_GO: Range = Range::new(0, 10_000);
-/// Search threads (the `Threads` option, `--threads`).
-pub const THREADS: Range = Range::new(1, THREADS_MAX as u64);
-/// Transposition table size in MiB (the `Hash` option, `--hash`).
-pub const HASH_MIB: Range = Range::new(1, HASH_MAX_MIB as u64);
-/// Best lines reported (the `MultiPV` option, `analyse --multipv`).
-pub const MULTIPV: Range = Range::new(1, MULTIPV_MAX as u64);
 
 /// Longest piece of user text quoted in a message, in characters.
 const QUOTE_CHARS: usize = 40;

@@ -1,11 +1,11 @@
 //! The `shashki` command line: a thin shell over the library.
 
 use clap::Subcommand;
-use shashki::cli::{real, whole, within};
 use shashki::game::Game;
-use shashki::input;
 use shashki::search::{Limits, Searcher};
+use shashki::tools::cli::{real, whole, within};
 use shashki::{fen, notation, perft, Position, Variant};
+use shashki::{input, options};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -30,7 +30,7 @@ struct Cli {
 const GAMES_MAX: u64 = 1_000_000;
 /// Games of a match played at once: each keeps about one core busy (its
 /// two engines take turns), so the cap is the engine's thread cap.
-const CONCURRENCY_MAX: u64 = shashki::engine::THREADS_MAX as u64;
+const CONCURRENCY_MAX: u64 = options::THREADS.max;
 /// Plies of a match game before it is ended.
 const PLIES_MAX: u64 = 100_000;
 /// Seconds an engine may think about a move without a clock (a year).
@@ -66,7 +66,7 @@ enum Command {
         #[arg(long)]
         divide: bool,
         /// Worker threads (1 = serial).
-        #[arg(long, default_value_t = 1, value_parser = within::<usize>(input::THREADS))]
+        #[arg(long, default_value_t = 1, value_parser = within::<usize>(options::THREADS))]
         threads: usize,
     },
     /// Search a position and print the reports; the last line is
@@ -94,13 +94,13 @@ enum Command {
         /// Best lines reported at each depth, best first, each starting
         /// with another move (the protocol's MultiPV option); bestmove is
         /// the first line's move.
-        #[arg(long, default_value_t = 1, value_parser = within::<usize>(input::MULTIPV))]
+        #[arg(long, default_value_t = 1, value_parser = within::<usize>(options::MULTIPV))]
         multipv: usize,
         /// Search threads.
-        #[arg(long, default_value_t = 1, value_parser = within::<usize>(input::THREADS))]
+        #[arg(long, default_value_t = 1, value_parser = within::<usize>(options::THREADS))]
         threads: usize,
         /// Transposition table size in MiB.
-        #[arg(long, default_value_t = 64, value_parser = within::<usize>(input::HASH_MIB))]
+        #[arg(long, default_value_t = 64, value_parser = within::<usize>(options::HASH_MIB))]
         hash: usize,
         /// Folder of the endgame tables (a folder per variant, or one
         /// variant's); 'none': no tables. Default: $SHASHKI_EGDB, else
@@ -116,10 +116,10 @@ enum Command {
         #[arg(long, default_value_t = 9, value_parser = within::<u32>(input::DEPTH))]
         depth: u32,
         /// Search threads.
-        #[arg(long, default_value_t = 1, value_parser = within::<usize>(input::THREADS))]
+        #[arg(long, default_value_t = 1, value_parser = within::<usize>(options::THREADS))]
         threads: usize,
         /// Transposition table size in MiB.
-        #[arg(long, default_value_t = 16, value_parser = within::<usize>(input::HASH_MIB))]
+        #[arg(long, default_value_t = 16, value_parser = within::<usize>(options::HASH_MIB))]
         hash: usize,
     },
     /// Play a match between two engines (UCI-like or Hub) and report the
@@ -132,10 +132,10 @@ enum Command {
         #[arg(long, default_value = "russian")]
         variant: Variant,
         /// Plies of each opening.
-        #[arg(long, default_value_t = 3, value_parser = whole::<usize>(1, shashki::openings::MAX_PLIES as u64))]
+        #[arg(long, default_value_t = 3, value_parser = whole::<usize>(1, shashki::tools::openings::MAX_PLIES as u64))]
         plies: usize,
         /// Pick N random sequences (seeded) instead of all of them.
-        #[arg(long, value_parser = whole::<usize>(1, shashki::openings::MAX_RANDOM as u64))]
+        #[arg(long, value_parser = whole::<usize>(1, shashki::tools::openings::MAX_RANDOM as u64))]
         random: Option<usize>,
         /// Seed of the random sequences (with --random).
         #[arg(long, default_value_t = 1, value_parser = whole::<u64>(0, u64::MAX))]
@@ -188,10 +188,10 @@ struct MatchArgs {
     name2: Option<String>,
     /// Protocol of engine 1: uci or hub.
     #[arg(long, default_value = "uci")]
-    proto1: shashki::player::Protocol,
+    proto1: shashki::protocol::Protocol,
     /// Protocol of engine 2: uci or hub.
     #[arg(long, default_value = "uci")]
-    proto2: shashki::player::Protocol,
+    proto2: shashki::protocol::Protocol,
     /// An option of engine 1, NAME=VALUE (repeatable), e.g. Hash=128.
     #[arg(long, value_name = "NAME=VALUE")]
     option1: Vec<String>,
@@ -206,7 +206,7 @@ struct MatchArgs {
     games: usize,
     /// Fischer clock: base+increment in seconds, e.g. 10+0.1.
     #[arg(long, allow_hyphen_values = true)]
-    tc: Option<shashki::matches::TimeControl>,
+    tc: Option<shashki::tools::matches::TimeControl>,
     /// Depth limit per move of both engines.
     #[arg(long, value_parser = within::<u32>(input::DEPTH))]
     depth: Option<u32>,
@@ -279,7 +279,7 @@ struct AnalyseArgs {
     #[arg(long, value_parser = within::<u32>(input::DEPTH))]
     depth: Option<u32>,
     /// Best lines kept per position.
-    #[arg(long, default_value_t = 1, value_parser = within::<usize>(input::MULTIPV))]
+    #[arg(long, default_value_t = 1, value_parser = within::<usize>(options::MULTIPV))]
     multipv: usize,
     /// Write JSON lines (one object per position) instead of PDN.
     #[arg(long)]
@@ -297,10 +297,10 @@ struct AnalyseArgs {
     #[arg(long, default_value_t = 300, value_parser = whole::<i32>(1, SCORE_MAX))]
     blunder: i32,
     /// Search threads.
-    #[arg(long, default_value_t = 1, value_parser = within::<usize>(input::THREADS))]
+    #[arg(long, default_value_t = 1, value_parser = within::<usize>(options::THREADS))]
     threads: usize,
     /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64, value_parser = within::<usize>(input::HASH_MIB))]
+    #[arg(long, default_value_t = 64, value_parser = within::<usize>(options::HASH_MIB))]
     hash: usize,
     /// Folder of the endgame tables (a folder per variant, or one
     /// variant's); 'none': no tables. Default: $SHASHKI_EGDB, else
@@ -335,7 +335,7 @@ enum EgdbCommand {
         #[arg(long)]
         only: Option<shashki::egdb::Combo>,
         /// Worker threads.
-        #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()), value_parser = within::<usize>(input::THREADS))]
+        #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()), value_parser = within::<usize>(options::THREADS))]
         threads: usize,
     },
     /// Print the pairs of combinations with exactly --pieces pieces in
@@ -386,8 +386,8 @@ enum EgdbCommand {
 }
 
 fn main() -> ExitCode {
-    // Argument errors: one line and a hint, status 2 (shashki::cli).
-    let cli: Cli = shashki::cli::parse();
+    // Argument errors: one line and a hint, status 2 (shashki::tools::cli).
+    let cli: Cli = shashki::tools::cli::parse();
     let result = match cli.command {
         Some(Command::Perft {
             variant,
@@ -407,14 +407,14 @@ fn main() -> ExitCode {
             depth,
             max_score,
         }) => {
-            let opts = shashki::openings::GenerateOptions {
+            let opts = shashki::tools::openings::GenerateOptions {
                 plies,
                 random,
                 seed,
                 depth,
                 max_score,
             };
-            shashki::openings::generate(variant, &opts).map(|text| print!("{text}"))
+            shashki::tools::openings::generate(variant, &opts).map(|text| print!("{text}"))
         }
         Some(Command::Show {
             variant,
@@ -566,7 +566,7 @@ fn run_show(
         }
     }
     if let Some(path) = svg {
-        std::fs::write(path, shashki::svg::svg(game.position()))
+        std::fs::write(path, shashki::tools::svg::svg(game.position()))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(())
@@ -601,15 +601,16 @@ fn run_search(
     let tables = open_tables(egdb, variant)?;
     searcher.set_tables(tables.clone(), shashki::egdb::index::MAX_PIECES);
     let result = searcher.search(&game, &limits, &mut |info| {
-        println!("{}", shashki::uci::info_line(&pos, info))
+        println!("{}", shashki::protocol::Info::of_search(&pos, info))
     });
     for e in tables.iter().flat_map(|t| t.take_errors()) {
         eprintln!("error: {e}");
     }
-    match result.best {
-        Some(m) => println!("bestmove {}", notation::move_text(&pos, &m)),
-        None => println!("bestmove (none)"),
-    }
+    let best = shashki::protocol::BestMove {
+        mv: result.best.map(|m| notation::move_text(&pos, &m)),
+        ponder: None,
+    };
+    println!("{}", best.uci_line());
     Ok(())
 }
 
@@ -676,8 +677,8 @@ fn parse_options(list: &[String], which: u32) -> Result<Vec<(String, String)>, S
 }
 
 fn run_match(a: &MatchArgs) -> Result<(), String> {
-    use shashki::matches::{self, MatchConfig};
-    use shashki::player::EngineSpec;
+    use shashki::tools::matches::{self, MatchConfig};
+    use shashki::tools::player::EngineSpec;
     use std::io::{IsTerminal, Write};
     let me = std::env::current_exe()
         .map_err(|e| format!("cannot find this program's path: {e}"))?
@@ -695,7 +696,7 @@ fn run_match(a: &MatchArgs) -> Result<(), String> {
         let mut options = Vec::new();
         if let Some(dir) = &egdb {
             options.push(match proto {
-                shashki::player::Protocol::Hub => ("egdb-path".to_string(), dir.clone()),
+                shashki::protocol::Protocol::Hub => ("egdb-path".to_string(), dir.clone()),
                 _ if dir.is_empty() => ("EGDB Path".to_string(), "<empty>".to_string()),
                 _ => ("EGDB Path".to_string(), dir.clone()),
             });
@@ -711,13 +712,13 @@ fn run_match(a: &MatchArgs) -> Result<(), String> {
     let openings_text = match &a.openings {
         Some(path) => std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read openings '{}': {e}", path.display()))?,
-        None => shashki::openings::builtin(a.variant).to_string(),
+        None => shashki::tools::openings::builtin(a.variant).to_string(),
     };
-    let openings = shashki::openings::parse(a.variant, &openings_text)?;
+    let openings = shashki::tools::openings::parse(a.variant, &openings_text)?;
     let sprt = a
         .sprt
         .as_deref()
-        .map(shashki::elo::Sprt::parse)
+        .map(shashki::tools::elo::Sprt::parse)
         .transpose()?;
     let config = MatchConfig {
         engines: [
@@ -811,7 +812,7 @@ fn run_match(a: &MatchArgs) -> Result<(), String> {
 }
 
 fn run_analyse(a: &AnalyseArgs) -> Result<(), String> {
-    use shashki::analyse::{self, Thresholds};
+    use shashki::tools::analyse::{self, Thresholds};
     use std::io::Write;
     let encoding = (a.encoding.as_deref().map(str::parse).transpose())
         .map_err(|e| format!("--encoding: {e}"))?;
@@ -907,10 +908,8 @@ fn run_analyse(a: &AnalyseArgs) -> Result<(), String> {
 }
 
 fn run_egdb(cmd: EgdbCommand) -> Result<(), String> {
-    use shashki::egdb::build::{
-        build_with_progress, progress_line, BuildOptions, Progress, Totals,
-    };
-    use shashki::egdb::info;
+    use shashki::egdb::build::{build_with_progress, BuildOptions, Progress, Totals};
+    use shashki::tools::egdb as info;
     use std::io::Write;
 
     match cmd {
@@ -957,13 +956,13 @@ fn run_egdb(cmd: EgdbCommand) -> Result<(), String> {
                             stopped.recv_timeout(std::time::Duration::from_millis(250))
                         {
                             let t = totals.lock().unwrap_or_else(|p| p.into_inner()).clone();
-                            let line = progress_line(
+                            let line = info::progress_line(
                                 &progress.snapshot(),
                                 &t,
                                 all,
                                 start.elapsed().as_secs_f64(),
                             );
-                            shashki::progress::redraw(&line);
+                            shashki::tools::progress::redraw(&line);
                         }
                     });
                 }
@@ -1000,7 +999,7 @@ fn run_egdb(cmd: EgdbCommand) -> Result<(), String> {
                 result
             });
             if tty {
-                shashki::progress::clear();
+                shashki::tools::progress::clear();
                 let t = totals.lock().unwrap_or_else(|p| p.into_inner());
                 eprintln!(
                     "pairs: {} built ({} positions, {} bytes), {} found whole and checked, in {}",
@@ -1008,7 +1007,7 @@ fn run_egdb(cmd: EgdbCommand) -> Result<(), String> {
                     t.built,
                     t.bytes,
                     t.skipped,
-                    shashki::progress::clock_time(start.elapsed().as_secs())
+                    shashki::tools::progress::clock_time(start.elapsed().as_secs())
                 );
             }
             result?;
@@ -1082,7 +1081,7 @@ mod tests {
     fn every_option_is_described() {
         let cli = super::Cli::command();
         cli.clone().debug_assert();
-        let missing = shashki::cli::undescribed(&cli);
+        let missing = shashki::tools::cli::undescribed(&cli);
         assert!(missing.is_empty(), "{missing:#?}");
     }
 }

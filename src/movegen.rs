@@ -38,6 +38,15 @@ pub fn generate(pos: &Position, list: &mut MoveList) {
     with_rules!(pos.variant, R => gen::<R, true, _>(pos, list))
 }
 
+impl Position {
+    /// All legal moves (distinct moves only).
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        generate(self, &mut list);
+        list
+    }
+}
+
 /// Generate every legal capture *path*, keeping moves that differ only in
 /// the route taken (used to read move text that names a particular route).
 pub fn generate_all_paths(pos: &Position, list: &mut MoveList) {

@@ -6,6 +6,10 @@
 //! per square, and a tower's king status is positional (on its owner's
 //! promotion rank), never stored.
 //!
+//! Text and moves sit above this file: [`Position::start`] is read from
+//! its text in [`crate::fen`], and [`Position::legal_moves`] comes from
+//! [`crate::movegen`].
+//!
 //! ```
 //! use shashki::{Position, Variant};
 //! let pos = Position::start(Variant::Russian);
@@ -16,7 +20,7 @@
 //! ```
 
 use crate::board::{squares, Bitboard, Color, Geometry, Square, MAX_BITS};
-use crate::moves::{Move, MoveList};
+use crate::moves::Move;
 use crate::variant::{with_rules, Rules, Variant};
 use crate::zobrist::KEYS;
 
@@ -118,12 +122,6 @@ impl Position {
         };
         p.key = p.compute_key();
         p
-    }
-
-    /// The start position of `variant`.
-    pub fn start(variant: Variant) -> Position {
-        crate::fen::parse_position(variant, variant.start_fen())
-            .expect("start position text is valid")
     }
 
     /// The variant.
@@ -299,13 +297,6 @@ impl Position {
             }
         }
         key
-    }
-
-    /// All legal moves (distinct moves only).
-    pub fn legal_moves(&self) -> MoveList {
-        let mut list = MoveList::new();
-        crate::movegen::generate(self, &mut list);
-        list
     }
 
     /// The position after `mv`, which must be legal here.

@@ -21,14 +21,12 @@
 //! search with limits runs to its end, an infinite or pondering one (which
 //! only a `stop` would end) is stopped.
 
+use crate::protocol::MAX_LINE;
 use std::collections::VecDeque;
 use std::io::{BufRead, Read, Write};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-
-/// Longest input line read; longer lines are refused whole.
-pub const MAX_LINE: usize = 65_536;
 
 /// How often held commands look whether the search has ended.
 const POLL: Duration = Duration::from_millis(1);

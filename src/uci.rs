@@ -4,14 +4,12 @@
 //! `quit` at once, the rest when the search is over); every bad line gets
 //! one `info string error: ...` reply and changes nothing.
 
-use crate::engine::{Engine, HASH_MAX_MIB, MULTIPV_MAX, OVERHEAD_MAX_MS, THREADS_MAX};
-use crate::input::{self, escape, quote, Range};
-use crate::moves::Move;
+use crate::engine::Engine;
+use crate::input::{escape, quote};
 use crate::notation;
-use crate::position::Position;
-use crate::search::{Clock, Info, Limits, Score};
+use crate::options::{self, Options, Setting};
+use crate::protocol::{BestMove, Go, Info, Setup};
 use crate::serve::{self, Flow, Input, Kind, Out, Reader, Server};
-use crate::variant::Variant;
 use std::collections::VecDeque;
 use std::io::Read;
 
@@ -111,7 +109,7 @@ impl Uci {
                 let e = format!("{cmd}: no position: the last 'position' was refused ({why})");
                 self.error(&e);
                 if cmd == "go" {
-                    self.out.line("bestmove (none)");
+                    self.out.line(&BestMove::none().uci_line());
                 }
                 return Flow::Continue;
             }
@@ -151,58 +149,13 @@ impl Uci {
     }
 
     fn identify(&self) {
-        let o = crate::engine::Options::default();
         self.out
             .line(&format!("id name shashki {}", env!("CARGO_PKG_VERSION")));
         self.out.line("id author the Shashki developers");
-        let variants: Vec<String> = Variant::ALL
-            .iter()
-            .map(|v| format!("var {}", v.id()))
-            .collect();
-        self.out.line(&format!(
-            "option name Variant type combo default {} {}",
-            o.variant.id(),
-            variants.join(" ")
-        ));
-        self.out.line(&format!(
-            "option name Hash type spin default {} min 1 max {HASH_MAX_MIB}",
-            o.hash_mib
-        ));
-        self.out.line(&format!(
-            "option name Threads type spin default {} min 1 max {THREADS_MAX}",
-            o.threads
-        ));
-        self.out.line(&format!(
-            "option name MultiPV type spin default {} min 1 max {MULTIPV_MAX}",
-            o.multipv
-        ));
-        self.out.line(&format!(
-            "option name Ponder type check default {}",
-            o.ponder
-        ));
-        self.out.line(&format!(
-            "option name Move Overhead type spin default {} min 0 max {OVERHEAD_MAX_MS}",
-            o.move_overhead_ms
-        ));
-        self.out
-            .line("option name Weights type string default <builtin>");
-        self.out.line(&format!(
-            "option name Eval type combo default {} var patterns var hand",
-            o.eval.name()
-        ));
-        self.out.line(&format!(
-            "option name EGDB Path type string default {}",
-            if o.egdb_path.is_empty() {
-                "<empty>"
-            } else {
-                &o.egdb_path
-            }
-        ));
-        self.out.line(&format!(
-            "option name EGDB Pieces type spin default {} min 0 max {}",
-            o.egdb_pieces,
-            crate::egdb::index::MAX_PIECES
-        ));
+        // The defaults, whatever is set now.
+        for line in options::uci_lines(&Options::default()) {
+            self.out.line(&line);
+        }
         self.out.line("uciok");
     }
 
@@ -219,65 +172,52 @@ impl Uci {
         if name.is_empty() {
             return Err("setoption: missing option name".into());
         }
-        self.engine.set_option(&name, &value)?;
-        if name.eq_ignore_ascii_case("variant") {
-            // A new variant starts from its start position.
-            self.refused = None;
-        }
-        Ok(())
+        options::uci_set(&name, &value, |setting| {
+            let variant = matches!(setting, Setting::Variant(_));
+            self.engine.set(setting)?;
+            if variant {
+                // A new variant starts from its start position.
+                self.refused = None;
+            }
+            Ok(())
+        })
     }
 
     /// `position startpos [moves ...]` or `position fen <text> [moves ...]`.
     /// A refused one leaves no position (see [`Uci::refused`]).
     fn position(&mut self, args: &[&str]) -> Result<(), String> {
-        let moves_at = args.iter().position(|&t| t == "moves");
-        let (setup, moves) = match moves_at {
-            Some(i) => (&args[..i], &args[i + 1..]),
-            None => (args, &[][..]),
-        };
-        let result = match setup.split_first() {
-            Some((&"startpos", [])) => self.engine.set_position(None, moves),
-            Some((&"fen", text)) if !text.is_empty() => {
-                self.engine.set_position(Some(&text.join(" ")), moves)
-            }
-            Some((&"fen", _)) => Err("position fen: missing position text".into()),
-            _ => Err(
-                "position: expected 'startpos' or 'fen <text>', then optionally 'moves ...'".into(),
-            ),
-        };
+        let result = Setup::parse_uci(args).and_then(|setup| {
+            let moves: Vec<&str> = setup.moves.iter().map(String::as_str).collect();
+            self.engine.set_position(setup.position.as_deref(), &moves)
+        });
         self.refused = result.as_ref().err().cloned();
         result
     }
 
     fn go(&mut self, args: &[&str]) -> Result<(), String> {
         let pos = *self.engine.game().position();
-        let (limits, ponder) = parse_go(&pos, args, self.engine.options().multipv)?;
+        let go = Go::parse(args)?;
+        let limits = go.limits(&pos, self.engine.options().multipv)?;
         let info_out = self.out.clone();
         let done_out = self.out.clone();
         let note_out = self.out.clone();
         self.engine.go(
             limits,
-            ponder,
+            go.ponder,
             &mut |note| note_out.line(&format!("info string {note}")),
-            Box::new(move |info| info_out.line(&info_line(&pos, info))),
+            Box::new(move |info| info_out.line(&Info::of_search(&pos, info).to_string())),
             // The engine holds the result of an infinite or pondering
             // search until `stop` or `ponderhit`.
             Box::new(move |game, result| {
                 let pos = game.position();
-                let line = match result.best {
-                    None => "bestmove (none)".to_string(),
-                    Some(m) => {
-                        let mut s = format!("bestmove {}", notation::move_text(pos, &m));
-                        if let Some(p) = result.ponder {
-                            s.push_str(&format!(
-                                " ponder {}",
-                                notation::move_text(&pos.play(&m), &p)
-                            ));
-                        }
-                        s
-                    }
+                let best = BestMove {
+                    mv: result.best.map(|m| notation::move_text(pos, &m)),
+                    ponder: result
+                        .best
+                        .zip(result.ponder)
+                        .map(|(m, p)| notation::move_text(&pos.play(&m), &p)),
                 };
-                done_out.line(&line);
+                done_out.line(&best.uci_line());
             }),
         )
     }
@@ -345,7 +285,7 @@ impl Server for Uci {
         if self.engine.failed() {
             // Every go gets its bestmove, even from a search that failed.
             self.error("the search failed");
-            self.out.line("bestmove (none)");
+            self.out.line(&BestMove::none().uci_line());
         }
         self.engine.searching()
     }
@@ -369,120 +309,4 @@ impl Server for Uci {
     fn waiting(&mut self) -> &mut VecDeque<String> {
         &mut self.waiting
     }
-}
-
-/// Parse the arguments of `go`. Returns the limits and whether to ponder.
-pub fn parse_go(pos: &Position, args: &[&str], multipv: usize) -> Result<(Limits, bool), String> {
-    const KEYWORDS: [&str; 11] = [
-        "wtime",
-        "btime",
-        "winc",
-        "binc",
-        "movestogo",
-        "movetime",
-        "depth",
-        "nodes",
-        "infinite",
-        "ponder",
-        "searchmoves",
-    ];
-    let mut limits = Limits {
-        multipv,
-        ..Limits::default()
-    };
-    let mut ponder = false;
-    let (mut wtime, mut btime, mut winc, mut binc, mut mtg) = (None, None, 0, 0, None);
-    let mut i = 0;
-    while i < args.len() {
-        let key = args[i];
-        // One rule for numbers (crate::input): out of range is an error
-        // naming the range; only a negative clock time counts as zero (a
-        // GUI whose clock flagged).
-        let mut number = |range: Range, negative_is_zero: bool| -> Result<u64, String> {
-            let v = args
-                .get(i + 1)
-                .ok_or_else(|| format!("go: '{key}' needs {}", range.describe()))?;
-            i += 1;
-            let negative =
-                v.len() > 1 && v.starts_with('-') && v[1..].bytes().all(|b| b.is_ascii_digit());
-            if negative && negative_is_zero {
-                return Ok(0);
-            }
-            range
-                .parse(v)
-                .map_err(|wanted| format!("go: '{key}' needs {wanted}, not '{}'", quote(v)))
-        };
-        match key {
-            "wtime" => wtime = Some(number(input::TIME_MS, true)?),
-            "btime" => btime = Some(number(input::TIME_MS, true)?),
-            "winc" => winc = number(input::TIME_MS, false)?,
-            "binc" => binc = number(input::TIME_MS, false)?,
-            "movestogo" => mtg = Some(number(input::MOVES_TO_GO, false)? as u32),
-            "movetime" => limits.movetime_ms = Some(number(input::TIME_MS, false)?),
-            "depth" => limits.depth = Some(number(input::DEPTH, false)? as u32),
-            "nodes" => limits.nodes = Some(number(input::NODES, false)?),
-            "infinite" => limits.infinite = true,
-            "ponder" => ponder = true,
-            "searchmoves" => {
-                let mut j = i + 1;
-                while j < args.len() && !KEYWORDS.contains(&args[j]) {
-                    let m: Move = notation::parse_move(pos, args[j])
-                        .map_err(|e| format!("go searchmoves: {e}"))?;
-                    limits.searchmoves.push(m);
-                    j += 1;
-                }
-                if limits.searchmoves.is_empty() {
-                    return Err("go: 'searchmoves' needs at least one move".into());
-                }
-                i = j - 1;
-            }
-            other => return Err(format!("go: unknown parameter '{}'", quote(other))),
-        }
-        i += 1;
-    }
-    let (time, inc) = match pos.side_to_move() {
-        crate::Color::White => (wtime, winc),
-        crate::Color::Black => (btime, binc),
-    };
-    if let Some(t) = time {
-        limits.clock = Some(Clock {
-            time_ms: t,
-            inc_ms: inc,
-            moves_to_go: mtg,
-        });
-    }
-    if limits.depth.is_none()
-        && limits.nodes.is_none()
-        && limits.movetime_ms.is_none()
-        && limits.clock.is_none()
-    {
-        limits.infinite = true;
-    }
-    Ok((limits, ponder))
-}
-
-/// An `info` line for a search report.
-pub fn info_line(pos: &Position, info: &Info) -> String {
-    let score = match info.score {
-        Score::Cp(c) => format!("cp {c}"),
-        Score::Win(n) => format!("win {n}"),
-        Score::Loss(n) => format!("loss {n}"),
-    };
-    // A table's win or loss, counted to the conversion (PROTOCOL.md).
-    let tb = if info.tb { " tb" } else { "" };
-    let pv = notation::line_texts(pos, &info.pv);
-    format!(
-        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} time {} hashfull {} tbhits {} pv {}",
-        info.depth,
-        info.seldepth,
-        info.multipv,
-        score,
-        tb,
-        info.nodes,
-        info.nps,
-        info.time_ms,
-        info.hashfull,
-        info.tbhits,
-        pv.join(" ")
-    )
 }

@@ -9,8 +9,8 @@
 
 use crate::board;
 use crate::session::{gametype, variant_of_gametype, Session};
-use shashki::engine::OVERHEAD_MAX_MS;
-use shashki::input::{self, quote, Range};
+use shashki::input::quote;
+use shashki::options::{self, Options};
 use shashki::{eval, fen, Position, Variant};
 
 /// The reply and return value of a command.
@@ -78,11 +78,20 @@ fn static_evaluation(pos: &Position) -> String {
     s
 }
 
-/// A whole number in `range` for `what`, or a refusal naming the range.
-fn number(what: &str, text: &str, range: Range) -> Result<u64, String> {
-    range
-        .parse(text)
-        .map_err(|d| format!("{what} '{}' is not {d}", quote(text)))
+/// `get`/`set` of an engine option by its CheckerBoard name (the option
+/// table, [`shashki::options`], prints and reads it): `None` when `key`
+/// is not one, and for `get moveoverhead`, which tells what is charged.
+fn table_option(key: &[&str], words: &[&str], s: &mut Session, o: &Options) -> Option<Reply> {
+    let opt = options::cb_option(key.get(1)?)?;
+    match key {
+        ["get", "moveoverhead"] => None,
+        ["get", _] => Some(ok(opt.get(o))),
+        ["set", _, _] => Some(match opt.set(words[2], o, |v| s.engine.set(v)) {
+            Ok(reply) => ok(reply),
+            Err(e) => refused(e),
+        }),
+        _ => None,
+    }
 }
 
 /// Commands answered without the engine state, so also while `getmove`
@@ -116,6 +125,9 @@ pub fn with_state(words: &[&str], s: &mut Session) -> Reply {
     let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
     let key: Vec<&str> = lower.iter().map(String::as_str).collect();
     let opts = s.engine.options().clone();
+    if let Some(reply) = table_option(&key, words, s, &opts) {
+        return reply;
+    }
     match key.as_slice() {
         [] => refused(format!("? empty command; the commands are: {COMMANDS}")),
         ["staticevaluation"] => ok(static_evaluation(&s.current_position())),
@@ -151,43 +163,12 @@ pub fn with_state(words: &[&str], s: &mut Session) -> Reply {
                 quote(words[2])
             )),
         },
-        ["get", "hashsize"] => ok(opts.hash_mib.to_string()),
-        ["set", "hashsize", _] => match number("hashsize", words[2], input::HASH_MIB) {
-            Ok(n) => match s.engine.set_option("Hash", &n.to_string()) {
-                Ok(()) => ok(format!("hashsize {n} MiB")),
-                Err(e) => refused(format!(
-                    "hashsize stays {} MiB: {e}",
-                    s.engine.options().hash_mib
-                )),
-            },
-            Err(e) => refused(format!("{e}; hashsize stays {} MiB", opts.hash_mib)),
-        },
-        ["get", "searchthreads"] => ok(opts.threads.to_string()),
-        ["set", "searchthreads", _] => match number("searchthreads", words[2], input::THREADS) {
-            Ok(n) => match s.engine.set_option("Threads", &n.to_string()) {
-                Ok(()) => ok(format!("searchthreads {n}")),
-                Err(e) => refused(format!("searchthreads stays {}: {e}", opts.threads)),
-            },
-            Err(e) => refused(format!("{e}; searchthreads stays {}", opts.threads)),
-        },
         ["get", "moveoverhead"] => {
             let o = s.engine.overhead();
             ok(format!(
                 "{} ms per move charged, {} ms kept in reserve (option {} ms; more when measured from the clocks)",
                 o.per_move_ms, o.reserve_ms, opts.move_overhead_ms
             ))
-        }
-        ["set", "moveoverhead", _] => {
-            match number("moveoverhead", words[2], Range::new(0, OVERHEAD_MAX_MS)) {
-                Ok(n) => match s.engine.set_option("Move Overhead", &n.to_string()) {
-                    Ok(()) => ok(format!("moveoverhead {n} ms")),
-                    Err(e) => refused(format!(
-                        "moveoverhead stays {} ms: {e}",
-                        opts.move_overhead_ms
-                    )),
-                },
-                Err(e) => refused(format!("{e}; moveoverhead stays {} ms", opts.move_overhead_ms)),
-            }
         }
         ["set", "book", n] => {
             if *n == "0" {
@@ -201,8 +182,8 @@ pub fn with_state(words: &[&str], s: &mut Session) -> Reply {
             Err(e) => refused(e),
         },
         [verb @ ("get" | "set"), name, ..]
-            if ["gametype", "variant", "initial-time", "hashsize", "searchthreads", "moveoverhead", "book"]
-                .contains(name) =>
+            if ["gametype", "variant", "initial-time", "book"].contains(name)
+                || options::cb_option(name).is_some() =>
         {
             refused(format!(
                 "{verb} {name}: {}",

@@ -24,8 +24,8 @@
 use crate::timing::TimeMode;
 use shashki::engine::Engine;
 use shashki::game::{Game, GameResult};
-use shashki::hub::{self, MoveNumbers};
 use shashki::input::quote;
+use shashki::notation::hub::{self, MoveNumbers};
 use shashki::search::{Info, Score, SearchResult};
 use shashki::{fen, notation};
 use shashki::{Color, Move, Position, Variant};
@@ -220,7 +220,7 @@ impl Session {
     /// Play another variant; the game known so far is forgotten.
     pub fn set_variant(&mut self, v: Variant) -> Result<(), String> {
         if v != self.variant() {
-            self.engine.set_option("Variant", v.id())?;
+            self.engine.set_variant(v)?;
             self.known = None;
             self.pending = None;
         }

@@ -6,7 +6,8 @@
 //! The library has one state per process, so these tests take turns.
 
 use shashki::game::{Game, GameResult};
-use shashki::{fen, hub, notation, Position, Variant};
+use shashki::notation::{self, hub};
+use shashki::{fen, Position, Variant};
 use shashki_cb::board::{self, Board8, CbMove, Coor, CB_BLACK, CB_KING, CB_MAN, CB_WHITE};
 use shashki_cb::{enginecommand, getmove, islegal, CB_DRAW, CB_LOSS, CB_UNKNOWN, CB_WIN};
 use std::ffi::{CStr, CString};

@@ -34,7 +34,7 @@
 //! WebSocket (made by a script, say) closes when it gets no request for
 //! [`crate::Config::idle`]; every request to it counts as use.
 
-use crate::engine::{Engine, Limits, Status};
+use crate::engine::{Engine, Status};
 use crate::error::ApiError;
 use crate::live::Live;
 use crate::registry::Registry;
@@ -49,7 +49,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde_json::{json, Value};
-use shashki::{input, Variant};
+use shashki::protocol::Go;
+use shashki::{input, options, Variant};
 use std::sync::Arc;
 use tokio::sync::broadcast;
 
@@ -417,7 +418,7 @@ const GO_FIELDS: [&str; 10] = [
 const COUNT_FROM_0: input::Range = input::Range::new(0, u64::MAX);
 
 /// A search's limits, its lines and whether it plays its move.
-struct Go {
+struct GoBody {
     depth: Option<u64>,
     movetime: Option<u64>,
     nodes: Option<u64>,
@@ -430,8 +431,8 @@ struct Go {
     play: bool,
 }
 
-fn go_body(b: &Fields) -> Result<Go, ApiError> {
-    Ok(Go {
+fn go_body(b: &Fields) -> Result<GoBody, ApiError> {
+    Ok(GoBody {
         depth: b.whole("depth", input::DEPTH)?,
         movetime: b.whole("movetime", input::TIME_MS)?,
         nodes: b.whole("nodes", input::NODES)?,
@@ -440,29 +441,29 @@ fn go_body(b: &Fields) -> Result<Go, ApiError> {
         winc: b.whole("winc", input::TIME_MS)?,
         binc: b.whole("binc", input::TIME_MS)?,
         infinite: b.flag("infinite")?.unwrap_or(false),
-        multipv: b.whole("multipv", input::MULTIPV)?,
+        multipv: b.whole("multipv", options::MULTIPV)?,
         play: b.flag("play")?.unwrap_or(false),
     })
 }
 
-fn limits(b: &Go) -> Result<(Limits, u32), ApiError> {
+fn limits(b: &GoBody) -> Result<(Go, u32), ApiError> {
     let clock = match (b.wtime, b.btime) {
-        (Some(w), Some(bt)) => Some([w, bt, b.winc.unwrap_or(0), b.binc.unwrap_or(0)]),
-        (None, None) if b.winc.is_none() && b.binc.is_none() => None,
+        (Some(w), Some(bt)) => Go::clock(w, bt, b.winc.unwrap_or(0), b.binc.unwrap_or(0)),
+        (None, None) if b.winc.is_none() && b.binc.is_none() => Go::default(),
         _ => {
             return Err(ApiError::bad(
                 "a clock needs both wtime and btime (winc and binc are optional)",
             ))
         }
     };
-    let l = Limits {
-        depth: b.depth,
+    let l = Go {
+        depth: b.depth.map(|d| d as u32),
         movetime: b.movetime,
         nodes: b.nodes,
-        clock,
         infinite: b.infinite,
+        ..clock
     };
-    if l == Limits::default() {
+    if l == Go::default() {
         return Err(ApiError::bad(
             "give a limit: depth, movetime, nodes, a clock (wtime, btime) or infinite",
         ));

@@ -20,10 +20,11 @@
 //! position; an `error` after `go` (the search refused) does the same.
 
 use crate::hub::{self, Said};
-use crate::info::{self, Info, Line};
+use crate::info::{self, Line};
 use serde::Serialize;
+use shashki::protocol::process::{self, Program};
+use shashki::protocol::{Go, Info, Level, Protocol, Setup, MAX_LINE};
 use shashki::{Move, Position, Variant};
-use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -33,52 +34,6 @@ use tokio::sync::mpsc;
 
 /// How long the handshake may take.
 const HANDSHAKE: Duration = Duration::from_secs(20);
-/// The longest line read from an engine; the rest of a longer line is cut.
-const MAX_LINE: u64 = 64 * 1024;
-
-/// Which protocol the engine speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Protocol {
-    Uci,
-    Hub,
-}
-
-impl Protocol {
-    /// `uci` or `hub`.
-    pub fn id(self) -> &'static str {
-        match self {
-            Protocol::Uci => "uci",
-            Protocol::Hub => "hub",
-        }
-    }
-
-    /// Read `uci` or `hub` (any case).
-    pub fn parse(s: &str) -> Option<Protocol> {
-        match s.to_ascii_lowercase().as_str() {
-            "uci" => Some(Protocol::Uci),
-            "hub" => Some(Protocol::Hub),
-            _ => None,
-        }
-    }
-}
-
-/// What to run.
-#[derive(Clone, Debug)]
-pub enum Program {
-    /// An executable, run without a shell.
-    Path(PathBuf),
-    /// A command line given by the user, run by `sh -c`.
-    Shell(String),
-}
-
-impl Program {
-    pub fn describe(&self) -> String {
-        match self {
-            Program::Path(p) => p.display().to_string(),
-            Program::Shell(s) => s.clone(),
-        }
-    }
-}
 
 /// How to start an engine.
 #[derive(Clone, Debug)]
@@ -87,40 +42,6 @@ pub struct EngineConfig {
     pub protocol: Protocol,
     /// The transposition table in MiB (`Hash`, when the engine has it).
     pub hash_mib: u32,
-}
-
-/// A search's limits; the first reached ends it (none: until `stop`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
-    pub depth: Option<u64>,
-    pub movetime: Option<u64>,
-    pub nodes: Option<u64>,
-    /// Fischer clock: White's and Black's time left, their increments (ms).
-    pub clock: Option<[u64; 4]>,
-    pub infinite: bool,
-}
-
-impl Limits {
-    /// The `go` command.
-    pub fn go_command(&self) -> String {
-        let mut s = String::from("go");
-        if let Some(d) = self.depth {
-            s += &format!(" depth {d}");
-        }
-        if let Some(t) = self.movetime {
-            s += &format!(" movetime {t}");
-        }
-        if let Some(n) = self.nodes {
-            s += &format!(" nodes {n}");
-        }
-        if let Some([wt, bt, wi, bi]) = self.clock {
-            s += &format!(" wtime {wt} btime {bt} winc {wi} binc {bi}");
-        }
-        if self.infinite {
-            s += " infinite";
-        }
-        s
-    }
 }
 
 /// A search to run.
@@ -134,7 +55,8 @@ pub struct Search {
     /// The same as values (Hub).
     pub start_position: Position,
     pub line: Vec<Move>,
-    pub limits: Limits,
+    /// The first limit reached ends it (none: until `stop`).
+    pub limits: Go,
     pub multipv: u32,
 }
 
@@ -202,22 +124,13 @@ impl Engine {
     /// started, exits, or does not finish the handshake in time is an
     /// error (and its process is killed).
     pub async fn start(cfg: &EngineConfig, sink: Sink) -> Result<Engine, String> {
-        let mut cmd = match &cfg.program {
-            Program::Path(p) => Command::new(p),
-            Program::Shell(s) => {
-                let mut c = Command::new("sh");
-                c.arg("-c").arg(shashki::player::shell_line(s));
-                c
-            }
-        };
+        // A process group of its own: ending the engine ends everything its
+        // command started (a wrapper script, `cd dir && engine`).
+        let mut cmd = Command::from(cfg.program.command());
         cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .kill_on_drop(true);
-        // A process group of its own: ending the engine ends everything its
-        // command started (a wrapper script, `cd dir && engine`).
-        #[cfg(unix)]
-        cmd.process_group(0);
         let mut child = cmd
             .spawn()
             .map_err(|e| format!("cannot start engine '{}': {e}", cfg.program.describe()))?;
@@ -394,12 +307,9 @@ async fn uci_handshake(
         }
     }
     if has_hash {
-        send(
-            stdin,
-            &format!("setoption name Hash value {}", cfg.hash_mib),
-        )
-        .await
-        .map_err(exited)?;
+        send(stdin, &Protocol::Uci.set_option("Hash", cfg.hash_mib))
+            .await
+            .map_err(exited)?;
     }
     send(stdin, "isready").await.map_err(exited)?;
     loop {
@@ -456,18 +366,15 @@ async fn hub_handshake(
     }
     if let Some((min, max)) = tt {
         let size = hub::tt_size(cfg.hash_mib, min, max);
-        send(stdin, &format!("set-param name=tt-size value={size}"))
+        send(stdin, &Protocol::Hub.set_option("tt-size", size))
             .await
             .map_err(exited)?;
     }
     if has_numbers {
         let numbers = hub::NUMBERS.id();
-        send(
-            stdin,
-            &format!("set-param name=move-numbers value={numbers}"),
-        )
-        .await
-        .map_err(exited)?;
+        send(stdin, &Protocol::Hub.set_option("move-numbers", numbers))
+            .await
+            .map_err(exited)?;
     }
     send(stdin, "init").await.map_err(exited)?;
     loop {
@@ -492,7 +399,7 @@ async fn read_lines(stdout: tokio::process::ChildStdout, tx: mpsc::Sender<String
     loop {
         buf.clear();
         match (&mut reader)
-            .take(MAX_LINE)
+            .take(MAX_LINE as u64)
             .read_until(b'\n', &mut buf)
             .await
         {
@@ -521,7 +428,7 @@ impl Drop for Group {
     fn drop(&mut self) {
         #[cfg(unix)]
         if let Some(pid) = self.0 {
-            shashki::player::kill_group(pid);
+            process::kill_group(pid);
         }
     }
 }
@@ -607,10 +514,7 @@ impl Actor {
             }
             Cmd::NewGame => {
                 if self.searching.is_none() {
-                    match self.protocol {
-                        Protocol::Uci => self.send("ucinewgame").await,
-                        Protocol::Hub => self.send("new-game").await,
-                    }
+                    self.send(self.protocol.new_game()).await;
                 }
             }
         }
@@ -642,34 +546,33 @@ impl Actor {
 
     async fn uci_start(&mut self, s: &Search) {
         if self.has_variant && self.variant != Some(s.variant) {
-            self.send(&format!("setoption name Variant value {}", s.variant.id()))
+            self.send(&self.protocol.set_option("Variant", s.variant.id()))
                 .await;
             self.variant = Some(s.variant);
         }
         if self.has_multipv && self.multipv != s.multipv {
-            self.send(&format!("setoption name MultiPV value {}", s.multipv))
+            self.send(&self.protocol.set_option("MultiPV", s.multipv))
                 .await;
             self.multipv = s.multipv;
         }
-        let mut position = format!("position fen {}", s.start);
-        if !s.moves.is_empty() {
-            position += " moves ";
-            position += &s.moves.join(" ");
-        }
-        self.send(&position).await;
-        self.send(&s.limits.go_command()).await;
+        let setup = Setup {
+            position: Some(s.start.clone()),
+            moves: s.moves.clone(),
+        };
+        self.send(&setup.uci_line()).await;
+        self.send(&s.limits.to_string()).await;
     }
 
     async fn hub_start(&mut self, s: &Search) {
         if self.has_variant && self.variant != Some(s.variant) {
-            self.send(&format!("set-param name=variant value={}", s.variant.id()))
+            self.send(&self.protocol.set_option("variant", s.variant.id()))
                 .await;
             self.variant = Some(s.variant);
         }
         let (pos_cmd, position) = hub::position_command(&s.start_position, &s.line);
         self.send(&pos_cmd).await;
-        if let Some(level) = hub::level(&s.limits, position.side_to_move()) {
-            self.send(&level).await;
+        if let Some(level) = Level::of_go(&s.limits, position.side_to_move()).line() {
+            self.send(&level.to_string()).await;
         }
         self.send("ping").await;
         self.hub = Some(HubSearch {
@@ -773,7 +676,7 @@ impl Actor {
 
     async fn died(&mut self) {
         let exit = match tokio::time::timeout(Duration::from_secs(2), self.child.wait()).await {
-            Ok(Ok(status)) => describe_exit(status),
+            Ok(Ok(status)) => process::describe_exit(status),
             Ok(Err(e)) => format!("could not be waited for: {e}"),
             Err(_) => {
                 let _ = self.child.kill().await;
@@ -801,41 +704,9 @@ impl Actor {
     }
 }
 
-fn describe_exit(status: std::process::ExitStatus) -> String {
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::ExitStatusExt;
-        if let Some(sig) = status.signal() {
-            return format!("killed by signal {sig}");
-        }
-    }
-    match status.code() {
-        Some(c) => format!("exited with status {c}"),
-        None => "exited".to_string(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn go_commands() {
-        let l = Limits {
-            depth: Some(5),
-            clock: Some([1000, 2000, 10, 20]),
-            ..Limits::default()
-        };
-        assert_eq!(
-            l.go_command(),
-            "go depth 5 wtime 1000 btime 2000 winc 10 binc 20"
-        );
-        let l = Limits {
-            infinite: true,
-            ..Limits::default()
-        };
-        assert_eq!(l.go_command(), "go infinite");
-    }
 
     #[tokio::test]
     async fn a_program_that_is_no_engine_is_an_error() {

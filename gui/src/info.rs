@@ -1,46 +1,66 @@
 //! The engine's output lines in the UCI-like protocol (PROTOCOL.md), read
 //! into values: `info` lines of a search, `bestmove`, `info string` errors,
-//! and the handshake's `id name` and `option` lines.
+//! and the handshake's `id name` and `option` lines. The `info` and
+//! `bestmove` lines are read by the engine crate's wire layer
+//! ([`shashki::protocol`]); this module sorts the lines and gives a search
+//! report its JSON form.
 //!
 //! Parsing never panics; a token it does not know is skipped, so engines
 //! that say more than this program reads still work.
 
 use serde::Serialize;
+use serde_json::{json, Value};
+use shashki::protocol::{BestMove, Info};
+use shashki::search::Score;
 
-/// A score from the side to move's view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Score {
-    /// Centi-men (Adiyukh: hundredths of a point of the expected count).
-    Cp(i64),
-    /// A forced win in this many moves.
-    Win(i64),
-    /// A forced loss in this many moves.
-    Loss(i64),
-}
-
-impl Score {
-    /// The same score from the other side's view.
-    pub fn negate(self) -> Score {
-        match self {
-            Score::Cp(n) => Score::Cp(-n),
-            Score::Win(n) => Score::Loss(n),
-            Score::Loss(n) => Score::Win(n),
-        }
+/// A score as the page reads it: `{"cp": 12}`, `{"win": 3}` or
+/// `{"loss": 3}` (null when there is none).
+pub fn score_json(score: Option<Score>) -> Value {
+    match score {
+        Some(Score::Cp(n)) => json!({ "cp": n }),
+        Some(Score::Win(n)) => json!({ "win": n }),
+        Some(Score::Loss(n)) => json!({ "loss": n }),
+        None => Value::Null,
     }
 }
 
-/// One `info` line of a search.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Info {
-    pub depth: Option<u32>,
-    pub seldepth: Option<u32>,
-    pub multipv: Option<u32>,
-    pub score: Option<Score>,
-    pub nodes: Option<u64>,
-    pub nps: Option<u64>,
-    pub time: Option<u64>,
-    pub pv: Vec<String>,
+/// The same score from the other side's view.
+pub fn negate(score: Score) -> Score {
+    match score {
+        Score::Cp(n) => Score::Cp(-n),
+        Score::Win(n) => Score::Loss(n),
+        Score::Loss(n) => Score::Win(n),
+    }
+}
+
+/// A search report as the page reads it (the fields it shows; the
+/// engine's other figures are left out).
+#[derive(Serialize)]
+struct InfoJson<'a> {
+    depth: Option<u32>,
+    seldepth: Option<u32>,
+    multipv: Option<u32>,
+    score: Value,
+    nodes: Option<u64>,
+    nps: Option<u64>,
+    time: Option<u64>,
+    pv: &'a [String],
+}
+
+/// The JSON of an `info` line: `depth`, `seldepth`, `multipv`, `score`,
+/// `nodes`, `nps`, `time` (milliseconds) and `pv`.
+pub fn info_json(info: &Info) -> Value {
+    serde_json::to_value(InfoJson {
+        depth: info.depth,
+        seldepth: info.seldepth,
+        multipv: info.multipv,
+        score: score_json(info.score),
+        nodes: info.nodes,
+        nps: info.nps,
+        time: info.time,
+        pv: &info.pv,
+    })
+    .unwrap_or(Value::Null)
 }
 
 /// What one line of the engine says.
@@ -70,61 +90,19 @@ pub fn parse(line: &str) -> Line {
     match words.next() {
         Some("uciok") => Line::UciOk,
         Some("readyok") => Line::ReadyOk,
-        Some("bestmove") => match words.next() {
-            Some("(none)") | None => Line::BestMove(None),
-            Some(m) => Line::BestMove(Some(m.to_string())),
-        },
+        // A `bestmove` without a move word ends the search with none too.
+        Some("bestmove") => Line::BestMove(BestMove::parse_uci(line).and_then(|b| b.mv)),
         Some("id") => match words.next() {
             Some("name") => Line::IdName(words.collect::<Vec<_>>().join(" ")),
             _ => Line::Other,
         },
         Some("option") => parse_option(line),
-        Some("info") => {
-            let rest: Vec<&str> = words.collect();
-            if rest.first() == Some(&"string") {
-                return Line::Text(rest[1..].join(" "));
-            }
-            Line::Info(parse_info(&rest))
-        }
+        Some("info") => match Info::parse(line) {
+            Some(info) => Line::Info(info),
+            None => Line::Text(words.skip(1).collect::<Vec<_>>().join(" ")),
+        },
         _ => Line::Other,
     }
-}
-
-fn parse_info(words: &[&str]) -> Info {
-    let mut info = Info::default();
-    let mut i = 0;
-    let num = |i: usize| words.get(i).and_then(|w| w.parse::<u64>().ok());
-    while i < words.len() {
-        match words[i] {
-            "depth" => info.depth = num(i + 1).map(|n| n.min(u32::MAX as u64) as u32),
-            "seldepth" => info.seldepth = num(i + 1).map(|n| n.min(u32::MAX as u64) as u32),
-            "multipv" => info.multipv = num(i + 1).map(|n| n.min(u32::MAX as u64) as u32),
-            "nodes" => info.nodes = num(i + 1),
-            "nps" => info.nps = num(i + 1),
-            "time" => info.time = num(i + 1),
-            "score" => {
-                let value = words.get(i + 2).and_then(|w| w.parse::<i64>().ok());
-                info.score = match (words.get(i + 1).copied(), value) {
-                    (Some("cp"), Some(v)) => Some(Score::Cp(v)),
-                    (Some("win"), Some(v)) => Some(Score::Win(v)),
-                    (Some("loss"), Some(v)) => Some(Score::Loss(v)),
-                    _ => None,
-                };
-                i += 3;
-                continue;
-            }
-            "pv" => {
-                info.pv = words[i + 1..].iter().map(|w| w.to_string()).collect();
-                break;
-            }
-            _ => {
-                i += 1;
-                continue;
-            }
-        }
-        i += 2;
-    }
-    info
 }
 
 fn parse_option(line: &str) -> Line {
@@ -155,7 +133,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn info_line() {
+    fn info_lines() {
         let l = parse("info depth 9 seldepth 18 multipv 2 score cp -12 nodes 41503 nps 4227998 time 9 hashfull 1 tbhits 0 pv g3-f4 d6-c5 h2-g3");
         let Line::Info(i) = l else { panic!() };
         assert_eq!(i.depth, Some(9));
@@ -165,18 +143,36 @@ mod tests {
         assert_eq!(i.nodes, Some(41503));
         assert_eq!(i.time, Some(9));
         assert_eq!(i.pv, ["g3-f4", "d6-c5", "h2-g3"]);
+        // The page's fields only, the score as an object.
+        assert_eq!(
+            info_json(&i).to_string(),
+            r#"{"depth":9,"multipv":2,"nodes":41503,"nps":4227998,"pv":["g3-f4","d6-c5","h2-g3"],"score":{"cp":-12},"seldepth":18,"time":9}"#
+        );
         let Line::Info(i) = parse("info depth 3 score win 4 pv a1-b2") else {
             panic!()
         };
         assert_eq!(i.score, Some(Score::Win(4)));
-        assert_eq!(i.score.unwrap().negate(), Score::Loss(4));
+        assert_eq!(negate(i.score.unwrap()), Score::Loss(4));
+        assert_eq!(score_json(i.score).to_string(), r#"{"win":4}"#);
+        assert_eq!(
+            score_json(Some(Score::Loss(2))).to_string(),
+            r#"{"loss":2}"#
+        );
+        assert_eq!(score_json(None), Value::Null);
         // The engine's table wins: `tb` after the score (moves to the
-        // conversion) is skipped, the win and what follows are read.
+        // conversion) is read, the win and what follows too.
         let l = parse("info depth 2 seldepth 2 multipv 1 score loss 7 tb nodes 40 nps 9 time 1 hashfull 0 tbhits 35 pv c3-d4 b6-a5");
         let Line::Info(i) = l else { panic!() };
         assert_eq!(i.score, Some(Score::Loss(7)));
         assert_eq!((i.nodes, i.time), (Some(40), Some(1)));
         assert_eq!(i.pv, ["c3-d4", "b6-a5"]);
+        let Line::Info(i) = parse("info") else {
+            panic!()
+        };
+        assert_eq!(
+            info_json(&i).to_string(),
+            r#"{"depth":null,"multipv":null,"nodes":null,"nps":null,"pv":[],"score":null,"seldepth":null,"time":null}"#
+        );
     }
 
     #[test]
@@ -186,6 +182,7 @@ mod tests {
             Line::BestMove(Some("c3-d4".into()))
         );
         assert_eq!(parse("bestmove (none)"), Line::BestMove(None));
+        assert_eq!(parse("bestmove"), Line::BestMove(None));
         assert_eq!(
             parse("info string error: unknown command 'x'"),
             Line::Text("error: unknown command 'x'".into())

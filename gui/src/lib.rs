@@ -6,7 +6,7 @@
 //! - [`session`]: one game: variant, start, the line of moves and its cursor, PDN tags.
 //! - [`view`]: a session as the JSON state the page draws.
 //! - [`info`]: the engine's output lines read (`info`, `bestmove`, handshake).
-//! - [`hub`]: the Hub protocol's lines, positions, moves and limits.
+//! - [`hub`]: the Hub protocol: the engine's lines sorted, positions and moves sent.
 //! - [`engine`]: the engine process: handshake, searches, stop, death.
 //! - [`live`]: a session with its engine and its channel of events.
 //! - [`registry`]: the sessions, their ids and the server's limits.

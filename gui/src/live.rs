@@ -15,11 +15,12 @@
 //! * `died`: the engine process ended: `exit` (how), `search` (the search
 //!   it was running, if any).
 
-use crate::engine::{Engine, Event, Limits, Search, Sink, Status};
-use crate::info::Score;
+use crate::engine::{Engine, Event, Search, Sink, Status};
+use crate::info::{info_json, negate, score_json};
 use crate::session::Session;
 use crate::view;
 use serde_json::{json, Value};
+use shashki::protocol::Go;
 use shashki::{fen, notation, Color};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
@@ -167,12 +168,11 @@ impl Live {
                 };
                 let white = info.score.map(|s| match side {
                     Color::White => s,
-                    Color::Black => s.negate(),
+                    Color::Black => negate(s),
                 });
-                let mut v = serde_json::to_value(&info).unwrap_or(Value::Null);
+                let mut v = info_json(&info);
                 v["type"] = json!("info");
                 v["search"] = json!(search);
-                v["score"] = score_json(info.score);
                 v["white"] = score_json(white);
                 self.emit(v);
             }
@@ -225,7 +225,7 @@ impl Live {
 
     /// Prepare a search of the current position (its id and what the
     /// engine needs); refused when the game is over.
-    pub fn search(&self, limits: Limits, multipv: u32, play: bool) -> Result<Search, String> {
+    pub fn search(&self, limits: Go, multipv: u32, play: bool) -> Result<Search, String> {
         let mut core = self.core();
         if let Some(o) = core.session.game().outcome() {
             return Err(format!("the game is over: {o}"));
@@ -285,14 +285,5 @@ impl Live {
             ));
         }
         Ok(())
-    }
-}
-
-fn score_json(score: Option<Score>) -> Value {
-    match score {
-        Some(Score::Cp(n)) => json!({ "cp": n }),
-        Some(Score::Win(n)) => json!({ "win": n }),
-        Some(Score::Loss(n)) => json!({ "loss": n }),
-        None => Value::Null,
     }
 }

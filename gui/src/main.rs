@@ -2,7 +2,9 @@
 //! 127.0.0.1 (by default) and drives the engine named on the command line.
 
 use clap::Parser;
-use shashki_gui::engine::{EngineConfig, Program, Protocol};
+use shashki::protocol::process::Program;
+use shashki::protocol::Protocol;
+use shashki_gui::engine::EngineConfig;
 use shashki_gui::{app, engine_beside, Config};
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
@@ -49,7 +51,7 @@ fn fail(msg: &str) -> ! {
 #[tokio::main]
 async fn main() {
     let args = Args::parse();
-    let protocol = Protocol::parse(&args.proto).unwrap_or_else(|| {
+    let protocol = args.proto.parse::<Protocol>().unwrap_or_else(|_| {
         fail(&format!(
             "--proto {}: unknown protocol (expected uci or hub)",
             shashki::input::quote(&args.proto)

@@ -16,7 +16,7 @@
 use crate::entry;
 use crate::session::Session;
 use serde_json::{json, Value};
-use shashki::svg::{svg_with, SvgOptions};
+use shashki::tools::svg::{svg_with, SvgOptions};
 use shashki::{fen, notation, Piece};
 
 /// The JSON state of a session.

@@ -6,7 +6,9 @@ mod common;
 use common::{engine_path, serve};
 use futures_util::StreamExt;
 use serde_json::{json, Value};
-use shashki_gui::engine::{EngineConfig, Program, Protocol};
+use shashki::protocol::process::Program;
+use shashki::protocol::Protocol;
+use shashki_gui::engine::EngineConfig;
 use shashki_gui::Config;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -768,10 +770,7 @@ async fn engine_lifecycle() {
         .unwrap();
     assert!(killed.success());
     let died = wait_for(&mut ws, "died", |v| v["type"] == "died").await;
-    assert!(
-        died["exit"].as_str().unwrap().contains("signal 9"),
-        "{died}"
-    );
+    assert_eq!(died["exit"], "killed by SIGKILL", "{died}");
     let (_, st) = get(addr, &format!("{s}/engine")).await;
     assert_eq!(st["engine"]["state"], "dead", "{st}");
     let (status, v) = post(addr, &format!("{s}/engine/go"), json!({ "depth": 2 })).await;
@@ -1191,10 +1190,7 @@ async fn hub_engine_searches_plays_and_dies() {
         .unwrap();
     assert!(killed.success());
     let died = wait_for(&mut ws, "died", |v| v["type"] == "died").await;
-    assert!(
-        died["exit"].as_str().unwrap().contains("signal 9"),
-        "{died}"
-    );
+    assert_eq!(died["exit"], "killed by SIGKILL", "{died}");
     let (_, st) = get(addr, &format!("{s}/engine")).await;
     assert_eq!(st["engine"]["state"], "dead", "{st}");
 }

@@ -14,7 +14,9 @@ use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON
 use fantoccini::{Client, ClientBuilder, Locator};
 use futures_util::FutureExt;
 use serde_json::{json, Value};
-use shashki_gui::engine::{EngineConfig, Program, Protocol};
+use shashki::protocol::process::Program;
+use shashki::protocol::Protocol;
+use shashki_gui::engine::EngineConfig;
 use shashki_gui::Config;
 use std::io::Write;
 use std::net::SocketAddr;

@@ -3,12 +3,12 @@
 //! then the counting rules applied exactly (see the module documentation of
 //! [`crate::egdb`] for why this is enough and where the exact solver runs).
 
+use super::class::{Carry, Class};
 use super::file::Kind;
 use super::index::{turn, Combo, Slots, NEXT};
 use super::solve::Solver;
-use super::{Value, DRAW, LOSS, NONE, WIN};
+use super::value::{finished_value, flip, Finished, Plain, DRAW, LOSS, NONE, WIN};
 use crate::game::DrawState;
-use crate::position::Position;
 use crate::variant::Variant;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -16,217 +16,10 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-/// Finished tables, one value byte per index, by combination.
-pub type Finished = HashMap<Combo, Arc<Vec<u8>>>;
-
 /// Not yet known (the retrograde pass).
 const UNKNOWN: u8 = 4;
 /// Not yet known, and a move leaves the combination for a draw.
 const UNKNOWN_DRAWN_EXIT: u8 = 5;
-
-/// The value of `pos` (after a move that left the combination) from the
-/// finished tables, for the side to move there.
-pub(crate) fn finished_value(finished: &Finished, pos: &Position) -> Value {
-    let (c, i) = Combo::of(pos);
-    if c.us_men + c.us_kings == 0 {
-        return LOSS;
-    }
-    if c.them_men + c.them_kings == 0 {
-        return WIN;
-    }
-    let t = finished
-        .get(&c)
-        .unwrap_or_else(|| panic!("the table {c} is built before those that need it"));
-    t[i as usize]
-}
-
-/// The other side's view of a value.
-#[inline]
-pub(crate) fn flip(v: Value) -> Value {
-    match v {
-        WIN => LOSS,
-        LOSS => WIN,
-        other => other,
-    }
-}
-
-/// What the rules do within a combination.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Class {
-    /// A side has no king (and no lone-king rule applies): no counting rule
-    /// can end the game here.
-    Free,
-    /// Kings on both sides, 4 or more pieces, no lone king with three or
-    /// fewer against it: 7.2.5 and 7.2.6 (and 7.2.4 for four kings against
-    /// one), all counting from the moment the material arose, except 7.2.5,
-    /// which a man's move starts again.
-    Counted,
-    /// A lone king against three or fewer pieces with a king (7.2.7,
-    /// 7.2.8, and for three kings 7.2.4): rules whose counts survive a
-    /// promotion or start again when the lone king leaves the main road.
-    LoneKing,
-}
-
-impl Class {
-    pub fn of(c: Combo) -> Class {
-        let lone = |m: u8, k: u8, om: u8, ok: u8| m == 0 && k == 1 && ok >= 1 && om + ok <= 3;
-        if lone(c.us_men, c.us_kings, c.them_men, c.them_kings)
-            || lone(c.them_men, c.them_kings, c.us_men, c.us_kings)
-        {
-            Class::LoneKing
-        } else if c.us_kings > 0 && c.them_kings > 0 && c.pieces() >= 4 {
-            Class::Counted
-        } else {
-            Class::Free
-        }
-    }
-}
-
-/// A counter that a lone-king rule carries through the moves of a
-/// combination and across a promotion within its group: the analysis keeps
-/// it in the state (every other counter starts again when the material
-/// changes, and is handled after the analysis).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Carry {
-    None,
-    /// 7.2.8 (two pieces or fewer with a king against a lone king): plies
-    /// since it began, 0..=9, and 10 when it has ended the game.
-    R728,
-    /// 7.2.7 (three pieces with a king against a lone king): 0 while the
-    /// lone king is off the main road, 1 + the plies it has stood on it,
-    /// and 11 when it has ended the game.
-    R727,
-}
-
-/// The main road a1-h8 in dense squares (the same when the board turns).
-const ROAD: u32 = 1 | 1 << 4 | 1 << 9 | 1 << 13 | 1 << 18 | 1 << 22 | 1 << 27 | 1 << 31;
-
-impl Carry {
-    pub(crate) fn of(c: Combo) -> Carry {
-        if Class::of(c) != Class::LoneKing {
-            return Carry::None;
-        }
-        let strong = c.pieces() - 1;
-        if strong <= 2 {
-            Carry::R728
-        } else {
-            Carry::R727
-        }
-    }
-
-    /// States per position.
-    pub(crate) fn states(self) -> usize {
-        match self {
-            Carry::None => 1,
-            Carry::R728 => 11,
-            Carry::R727 => 12,
-        }
-    }
-
-    /// Whether the lone king stands on the main road.
-    fn on_road(s: &Slots) -> bool {
-        let lone = if s.them_men == 0 && s.them_kings.count_ones() == 1 {
-            s.them_kings
-        } else {
-            s.us_kings
-        };
-        lone & ROAD != 0
-    }
-
-    /// The state of a position where the material has just arisen.
-    pub(crate) fn fresh(self, s: &Slots) -> usize {
-        match self {
-            Carry::R727 if Carry::on_road(s) => 1,
-            _ => 0,
-        }
-    }
-
-    /// Whether state `k` can be that of position `s`.
-    fn valid(self, k: usize, s: &Slots) -> bool {
-        match self {
-            Carry::None => k == 0,
-            Carry::R728 => true,
-            Carry::R727 => (k == 0) != Carry::on_road(s),
-        }
-    }
-
-    /// The count has ended the game.
-    fn fired(self, k: usize) -> bool {
-        match self {
-            Carry::None => false,
-            Carry::R728 => k >= 10,
-            Carry::R727 => k >= 11,
-        }
-    }
-
-    /// The state after a move from state `k` to position `q`.
-    fn next(self, k: usize, q: &Slots) -> usize {
-        match self {
-            Carry::None => 0,
-            Carry::R728 => (k + 1).min(10),
-            Carry::R727 => {
-                if !Carry::on_road(q) {
-                    0
-                } else if k == 0 {
-                    1
-                } else {
-                    (k + 1).min(11)
-                }
-            }
-        }
-    }
-
-    /// The state standing in a search's counters (those of a position of
-    /// this kind).
-    pub(crate) fn state_of(self, d: &DrawState) -> usize {
-        let (r727, r728) = d.lone_king_counts();
-        match self {
-            Carry::None => 0,
-            Carry::R728 => r728.unwrap_or(0).min(10) as usize,
-            Carry::R727 => r727.map_or(0, |p| (p as usize + 1).min(11)),
-        }
-    }
-
-    /// Call `f` with every state of `p` whose move to `q` gives state `k`.
-    fn prev(self, k: usize, p: &Slots, q: &Slots, mut f: impl FnMut(usize)) {
-        match self {
-            Carry::None => f(0),
-            Carry::R728 => {
-                if k >= 1 {
-                    f(k - 1);
-                }
-            }
-            Carry::R727 => {
-                let (pr, qr) = (Carry::on_road(p), Carry::on_road(q));
-                match (pr, qr) {
-                    (false, false) if k == 0 => f(0),
-                    (false, true) if k == 1 => f(0),
-                    (true, false) if k == 0 => (1..=10).for_each(f),
-                    (true, true) if k >= 2 => f(k - 1),
-                    _ => {}
-                }
-            }
-        }
-    }
-}
-
-/// The retrograde result of a pair: per side and state (`index * states +
-/// state`), the value without the counting rules (but with the counter the
-/// state carries) and the plies to the end of the combination (the winning
-/// conversion, or the position where the loser cannot move) under best
-/// play.
-pub(crate) struct Plain {
-    pub combos: [Combo; 2],
-    pub carry: Carry,
-    pub value: [Vec<u8>; 2],
-    pub dist: [Vec<u8>; 2],
-}
-
-impl Plain {
-    pub(crate) fn side(&self, c: Combo) -> Option<usize> {
-        self.combos.iter().position(|&x| x == c)
-    }
-}
 
 /// A built side of a pair.
 pub(crate) struct BuiltSide {
@@ -464,61 +257,6 @@ impl Totals {
     }
 }
 
-/// A progress line for a terminal, such as
-/// `[#########...........] 86.0M/151.4M  KKM-KM retrograde 62%  1:02  ETA 0:45`:
-/// the positions done of `all` (the pair under way counted by its
-/// estimated fraction), the pair and its phase (the solver: states solved
-/// of this side's), the time since the start, and the time left: what the
-/// pair under way still needs ([`Snapshot::pair_left`]) and the pairs after
-/// it at the pace of those built so far (positions a second; found files
-/// count for nothing).
-pub fn progress_line(p: &Snapshot, t: &Totals, all: u64, elapsed: f64) -> String {
-    use crate::progress::{bar, clock_time};
-    let pair_size = p.pair.map_or(0, |c| c.pair_size());
-    let in_pair = p.fraction * pair_size as f64;
-    let done = t.done as f64 + in_pair;
-    let count = |n: f64| {
-        if all >= 10_000_000 {
-            format!("{:.1}M", n / 1e6)
-        } else {
-            format!("{n:.0}")
-        }
-    };
-    let what = match (p.pair, p.building) {
-        (Some(c), None) => format!("{c} {}", Phase::Checking.name()),
-        (Some(c), Some(_)) if p.phase == Phase::Solving => {
-            format!("{c} {} {}/{}", p.phase.name(), p.done, p.total)
-        }
-        (Some(c), Some(_)) => format!("{c} {} {:.0}%", p.phase.name(), 100.0 * p.fraction),
-        (None, _) => String::new(),
-    };
-    // Seconds a position, from the pairs built, else from this one.
-    let pace = if t.built > 0 {
-        Some(t.built_secs / t.built as f64)
-    } else {
-        p.building
-            .filter(|_| in_pair > 0.0)
-            .map(|secs| secs / in_pair)
-    };
-    let after = all.saturating_sub(t.done + pair_size) as f64;
-    let left = match (p.building.map(|_| p.pair_left()), pace) {
-        (Some(None), _) => None,
-        (Some(Some(pair)), _) if after == 0.0 => Some(pair),
-        (Some(Some(pair)), Some(pace)) => Some(pair + after * pace),
-        (None, _) if after + pair_size as f64 == 0.0 => Some(0.0),
-        (None, Some(pace)) => Some(after * pace),
-        _ => None,
-    };
-    format!(
-        "{} {}/{}  {what}  {}  ETA {}",
-        bar(done as u64, all, 20),
-        count(done),
-        count(all as f64),
-        clock_time(elapsed as u64),
-        left.map_or("--:--".to_string(), |s| clock_time(s.ceil() as u64)),
-    )
-}
-
 /// One worker's count, added to the shared one every [`Progress::BATCH`]
 /// states and when dropped.
 struct Tally<'a> {
@@ -543,6 +281,14 @@ impl Drop for Tally<'_> {
             self.progress.add(self.n);
         }
     }
+}
+
+/// What the counting rules do to a state's retrograde value.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Fate {
+    Stands,
+    Draw,
+    Solve,
 }
 
 /// Build the pair of `combo` (and its swap): the final values of each side,
@@ -574,78 +320,103 @@ pub(crate) fn build_pair(
         let r726 = if n <= 5 { 60 } else { 120 };
         let value = &plain.value[s];
         let dist = &plain.dist[s];
-        // Exact values by state.
-        let mut exact: Vec<u8> = value.clone();
-        let mut to_solve = Vec::new();
-        for st in 0..value.len() {
+        // What a state's retrograde value becomes under the counting rules:
+        // it stands, it is a draw, or the exact solver decides.
+        let fate = |st: usize| -> Fate {
             let v = value[st];
             if v != WIN && v != LOSS {
-                continue;
+                return Fate::Stands;
             }
             let d = dist[st] as u32;
             match (class, plain.carry) {
-                (Class::Free, _) | (_, Carry::R728) => {}
-                _ => {
-                    if d <= 30 {
-                    } else if king_only || d > r726 {
-                        exact[st] = DRAW;
-                    } else {
-                        to_solve.push(st);
-                    }
-                }
+                (Class::Free, _) | (_, Carry::R728) => Fate::Stands,
+                _ if d <= 30 => Fate::Stands,
+                _ if king_only || d > r726 => Fate::Draw,
+                _ => Fate::Solve,
+            }
+        };
+        // Exact values by state, the draws set at once; the states to solve
+        // counted.
+        let mut exact: Vec<u8> = value.clone();
+        let mut to_solve = 0usize;
+        for (st, e) in exact.iter_mut().enumerate() {
+            match fate(st) {
+                Fate::Stands => {}
+                Fate::Draw => *e = DRAW,
+                Fate::Solve => to_solve += 1,
             }
         }
         if std::env::var_os("SHASHKI_EGDB_DEBUG").is_some() {
             eprintln!(
-                "{c}: {class:?} {:?}: {} states to solve",
-                plain.carry,
-                to_solve.len()
+                "{c}: {class:?} {:?}: {to_solve} states to solve",
+                plain.carry
             );
         }
-        if !to_solve.is_empty() {
+        if to_solve > 0 {
             progress.set_side(s, sides);
-            progress.set_phase(Phase::Solving, to_solve.len() as u64);
+            progress.set_phase(Phase::Solving, to_solve as u64);
             // One memo per worker: the positions share most of their lines.
-            let chunk = to_solve.len().div_ceil(2 * rayon::current_num_threads());
-            let solved: Vec<(usize, u8)> = to_solve
-                .par_chunks(chunk)
-                .flat_map_iter(|chunk| {
-                    let mut solver = Solver::new(variant, finished, &plains);
-                    chunk
-                        .iter()
-                        .map(|&st| {
-                            let (i, k) = (st / k_states, st % k_states);
-                            let slots = c.decode(i as u64).expect("a decided index is a position");
-                            let pos = slots.position(variant);
-                            let draws = if k >= 1 && plain.carry == Carry::R727 {
-                                DrawState::with_r727(&pos, (k - 1) as u16)
-                            } else {
-                                DrawState::after(None, &pos)
-                            };
-                            let v = solver.solve(&pos, draws);
-                            progress.add(1);
-                            (st, v)
-                        })
-                        .collect::<Vec<_>>()
-                })
-                .collect();
-            for (st, v) in solved {
-                exact[st] = v;
-            }
-        }
-        let (table, plies): (Vec<u8>, Vec<u8>) = (0..c.size())
-            .map(|i| match c.decode(i) {
-                None => (NONE, 0),
-                Some(slots) => {
-                    let st = i as usize * k_states + plain.carry.fresh(&slots);
-                    match exact[st] {
-                        v @ (WIN | LOSS) => (v, dist[st]),
-                        v => (v, 0),
+            // The states are cut into runs with as many to solve each,
+            // solved in place.
+            let per_run = to_solve.div_ceil(2 * rayon::current_num_threads());
+            let mut runs: Vec<(usize, &mut [u8])> = Vec::new();
+            let (mut rest, mut start, mut n) = (&mut exact[..], 0, 0);
+            for st in 0..value.len() {
+                if fate(st) == Fate::Solve {
+                    n += 1;
+                    if n == per_run {
+                        let (run, after) = rest.split_at_mut(st + 1 - start);
+                        runs.push((start, run));
+                        (rest, start, n) = (after, st + 1, 0);
                     }
                 }
-            })
-            .unzip();
-        let by_state = (plain.carry != Carry::None).then_some(exact);
+            }
+            runs.push((start, rest));
+            runs.into_par_iter().for_each(|(start, run)| {
+                let mut solver = Solver::new(variant, finished, &plains);
+                for (st, e) in (start..).zip(run.iter_mut()) {
+                    if fate(st) != Fate::Solve {
+                        continue;
+                    }
+                    let (i, k) = (st / k_states, st % k_states);
+                    let slots = c.decode(i as u64).expect("a decided index is a position");
+                    let pos = slots.position(variant);
+                    let draws = if k >= 1 && plain.carry == Carry::R727 {
+                        DrawState::with_r727(&pos, (k - 1) as u16)
+                    } else {
+                        DrawState::after(None, &pos)
+                    };
+                    *e = solver.solve(&pos, draws);
+                    progress.add(1);
+                }
+                solver.report(c);
+            });
+        }
+        // The values with the counters at zero, and the plies of the wins
+        // and losses; without a carried counter a state is an index, and
+        // the exact values are the table.
+        let (table, plies, by_state) = if plain.carry == Carry::None {
+            let plies = exact
+                .iter()
+                .zip(dist)
+                .map(|(&v, &d)| if v == WIN || v == LOSS { d } else { 0 })
+                .collect();
+            (exact, plies, None)
+        } else {
+            let (table, plies): (Vec<u8>, Vec<u8>) = (0..c.size())
+                .map(|i| match c.decode(i) {
+                    None => (NONE, 0),
+                    Some(slots) => {
+                        let st = i as usize * k_states + plain.carry.fresh(&slots);
+                        match exact[st] {
+                            v @ (WIN | LOSS) => (v, dist[st]),
+                            v => (v, 0),
+                        }
+                    }
+                })
+                .unzip();
+            (table, plies, Some(exact))
+        };
         out.push(BuiltSide {
             combo: c,
             table,
@@ -697,12 +468,14 @@ fn retrograde(
                 .collect()
         })
         .collect();
-    // The decided positions, by plies to the end.
-    let mut levels: Vec<Vec<(u8, u32)>> = vec![Vec::new(), Vec::new()];
+    // The decided states, by plies to the end and side. The order within
+    // a level changes nothing: a state is decided by the level of its
+    // children alone.
+    let mut levels: Vec<[Vec<u32>; 2]> = vec![Default::default(), Default::default()];
     for (s, st) in state.iter().enumerate() {
         for (i, &(v, d, _)) in st.iter().enumerate() {
             if v == WIN || v == LOSS {
-                levels[d as usize].push((s as u8, i as u32));
+                levels[d as usize][s].push(i as u32);
             }
         }
     }
@@ -711,15 +484,15 @@ fn retrograde(
     let mut d = 0;
     while d < levels.len() {
         let level = std::mem::take(&mut levels[d]);
-        let mut next = Vec::new();
-        for &(s, st) in &level {
+        let mut next: [Vec<u32>; 2] = Default::default();
+        for (s, st) in (0..2).flat_map(|s| level[s].iter().map(move |&st| (s, st))) {
             tally.tick();
-            let (v, _, _) = state[s as usize][st as usize];
+            let (v, _, _) = state[s][st as usize];
             let (i, k) = (st as usize / ks, st as usize % ks);
-            let q = combos[s as usize]
+            let q = combos[s]
                 .decode(i as u64)
                 .expect("a decided index is a position");
-            let ps = if sides == 1 { 0 } else { 1 - s as usize };
+            let ps = if sides == 1 { 0 } else { 1 - s };
             predecessors(variant, &q, |p| {
                 let j = combos[ps].index(&p) as usize;
                 carry.prev(k, &p, &q, |pk| {
@@ -730,7 +503,7 @@ fn retrograde(
                     let step = (d + 1).min(255) as u8;
                     if v == LOSS {
                         *e = (WIN, step, 0);
-                        next.push((ps as u8, (j * ks + pk) as u32));
+                        next[ps].push((j * ks + pk) as u32);
                     } else {
                         e.2 -= 1;
                         if e.2 == 0 {
@@ -738,18 +511,20 @@ fn retrograde(
                                 *e = (DRAW, 0, 0);
                             } else {
                                 *e = (LOSS, step, 0);
-                                next.push((ps as u8, (j * ks + pk) as u32));
+                                next[ps].push((j * ks + pk) as u32);
                             }
                         }
                     }
                 });
             });
         }
-        if !next.is_empty() {
+        if next.iter().any(|n| !n.is_empty()) {
             if levels.len() <= d + 1 {
-                levels.resize(d + 2, Vec::new());
+                levels.resize(d + 2, Default::default());
             }
-            levels[d + 1].extend(next);
+            for (l, n) in levels[d + 1].iter_mut().zip(next) {
+                l.extend(n);
+            }
         }
         d += 1;
     }
@@ -1147,56 +922,6 @@ mod tests {
         assert!((left - s.phase_secs).abs() < 1e-6, "{s:?}");
         p.start_pair(None, Phase::Idle);
         assert_eq!(p.snapshot().pair, None);
-    }
-
-    #[test]
-    fn progress_lines() {
-        let kkm_km: Combo = "KKM-KM".parse().unwrap();
-        let mut p = Snapshot {
-            pair: Some(kkm_km),
-            building: Some(10.0),
-            phase: Phase::Retrograde,
-            phase_secs: 4.0,
-            done: 1,
-            total: 2,
-            side: 0,
-            sides: 2,
-            fraction: 0.5,
-        };
-        let size = kkm_km.pair_size();
-        // Half the pair in 10 s: 10 s more for it; 2 * size after it at the
-        // 2 s a million of the pairs built: 4 * size / 1e6 s.
-        let t = Totals {
-            done: size,
-            built: 1_000_000,
-            built_secs: 2.0,
-            pairs: 1,
-            ..Totals::default()
-        };
-        let all = 4 * size;
-        let line = progress_line(&p, &t, all, 75.0);
-        let left = 10.0 + 2.0 * size as f64 * 2e-6;
-        let want = format!(
-            "[#######.............] 28.6M/76.4M  KKM-KM retrograde 50%  1:15  ETA {}",
-            crate::progress::clock_time(left.ceil() as u64)
-        );
-        assert_eq!(line, want);
-        p.phase = Phase::Solving;
-        p.done = 10;
-        p.total = 40;
-        let line = progress_line(&p, &t, all, 75.0);
-        assert!(
-            line.contains("  KKM-KM solving 10/40  1:15  ETA "),
-            "{line}"
-        );
-        // Checking a file found on disk: no fraction, nothing known yet.
-        p.building = None;
-        p.fraction = 0.0;
-        let line = progress_line(&p, &Totals::default(), 1000, 3.0);
-        assert_eq!(
-            line,
-            "[....................] 0/1000  KKM-KM checking  0:03  ETA --:--"
-        );
     }
 
     /// The moves back from a position are exactly the quiet, non-crowning

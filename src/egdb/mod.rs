@@ -96,23 +96,17 @@
 //! time a probe needs it and kept.
 
 pub mod build;
+mod class;
 pub mod file;
 pub mod index;
-pub mod info;
 mod solve;
 mod tables;
+pub(crate) mod value;
 
-pub use build::Class;
+pub use class::Class;
 pub use index::Combo;
 pub use tables::{Tables, Verdict, Wdl};
-
-/// A stored value: for the side to move.
-pub type Value = u8;
-pub const DRAW: Value = 0;
-pub const WIN: Value = 1;
-pub const LOSS: Value = 2;
-/// An index that is no position.
-pub const NONE: Value = 3;
+pub use value::{Value, DRAW, LOSS, NONE, WIN};
 
 /// The folder that holds a folder of tables per variant when none is
 /// named: `$SHASHKI_EGDB` when that is set, else the per-user data folder's

@@ -1,6 +1,6 @@
 //! A folder of tables, probed by position.
 
-use super::build::Class;
+use super::class::Class;
 use super::file::{file_name, Kind, TableFile};
 use super::index::Combo;
 use super::{DRAW, LOSS, WIN};

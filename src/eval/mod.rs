@@ -18,7 +18,8 @@
 //! a position and its colour-flipped mirror always get the same score.
 //!
 //! The evaluation never allocates; [`breakdown`] runs the same code and
-//! records each term.
+//! records each term. Its parameters are [`weights::Weights`], one table
+//! per variant.
 //!
 //! ```
 //! use shashki::{eval, Position, Variant};
@@ -28,12 +29,13 @@
 //! ```
 
 pub mod patterns;
+pub mod weights;
 
 use crate::board::{shift, Color, Geometry, Rays, MAX_BITS};
 use crate::position::Position;
 use crate::variant::Variant;
-use crate::weights::{param, Weights};
 use std::borrow::Cow;
+use weights::{param, Weights};
 
 /// Static evaluation from the side to move's point of view, in centi-men for
 /// russian/brazilian (a man = 100), and for the Adiyukh variants in hundredths

@@ -4,13 +4,16 @@
 //! weights play it once as White and once as Black. The score and Elo come
 //! with a 95% interval from the pentanomial model: the pair scores
 //! (0, 1/4, 1/2, 3/4, 1 per game) are the independent samples, which
-//! accounts for the opening's share of the result.
+//! accounts for the opening's share of the result. The statistics are the
+//! match runner's ([`shashki::tools::elo`]), with an interval from one pair
+//! on.
 
 use crate::play::{game_rng, play_out, random_opening};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::Rng;
 use rayon::prelude::*;
-use shashki::weights::Weights;
+use shashki::eval::weights::Weights;
+use shashki::tools::elo::{elo_of_score, mean_and_margin, Tally};
 use shashki::Variant;
 
 /// What to play.
@@ -40,24 +43,19 @@ pub struct Report {
     pub games: Vec<GameScore>,
 }
 
-/// Elo of a score share.
+/// Elo of a score share, kept finite (about +-2400 at a score of 1 or 0).
 pub fn elo(score: f64) -> f64 {
-    let s = score.clamp(1e-6, 1.0 - 1e-6);
-    -400.0 * (1.0 / s - 1.0).log10()
+    elo_of_score(score.clamp(1e-6, 1.0 - 1e-6))
 }
 
 impl Report {
-    pub fn wins(&self) -> usize {
-        self.games.iter().filter(|g| g.score > 0.75).count()
-    }
-    pub fn draws(&self) -> usize {
-        self.games
-            .iter()
-            .filter(|g| (0.25..=0.75).contains(&g.score))
-            .count()
-    }
-    pub fn losses(&self) -> usize {
-        self.games.iter().filter(|g| g.score < 0.25).count()
+    /// Wins, draws and losses of the tuned side.
+    pub fn tally(&self) -> Tally {
+        let mut t = Tally::default();
+        for g in &self.games {
+            t.add(g.score);
+        }
+        t
     }
 
     /// Mean score and the half-width of its 95% interval (pentanomial: by
@@ -96,12 +94,13 @@ impl Report {
     pub fn summary(&self) -> String {
         let (m, h) = self.score();
         let (e, lo, hi) = self.elo();
+        let t = self.tally();
         let mut s = format!(
             "{} games: tuned +{} ={} -{}, score {:.1}% ± {:.1}%, Elo {:+.0} [{:+.0}, {:+.0}] (95%, pentanomial)",
             self.games.len(),
-            self.wins(),
-            self.draws(),
-            self.losses(),
+            t.wins,
+            t.draws,
+            t.losses,
             100.0 * m,
             100.0 * h,
             e,
@@ -117,18 +116,10 @@ impl Report {
     }
 }
 
+/// The mean and the half-width of its 95% interval ([`mean_and_margin`]);
+/// (0.5, 0.5) without games.
 fn mean_ci(xs: impl Iterator<Item = f64>) -> (f64, f64) {
-    let v: Vec<f64> = xs.collect();
-    if v.is_empty() {
-        return (0.5, 0.5);
-    }
-    let n = v.len() as f64;
-    let mean = v.iter().sum::<f64>() / n;
-    if v.len() < 2 {
-        return (mean, f64::INFINITY);
-    }
-    let var = v.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0);
-    (mean, 1.96 * (var / n).sqrt())
+    mean_and_margin(&xs.collect::<Vec<f64>>()).unwrap_or((0.5, 0.5))
 }
 
 /// Play the match (pairs in parallel on the current rayon pool).
@@ -195,7 +186,8 @@ mod tests {
         let r = Report {
             games: vec![g(1.0, None), g(0.5, None), g(0.5, None), g(0.0, None)],
         };
-        assert_eq!((r.wins(), r.draws(), r.losses()), (1, 2, 1));
+        let t = r.tally();
+        assert_eq!((t.wins, t.draws, t.losses), (1, 2, 1));
         let (m, h) = r.score();
         assert!((m - 0.5).abs() < 1e-12 && h > 0.0);
         assert_eq!(elo(0.5), 0.0);

@@ -2,7 +2,7 @@
 //! `tuning/endgame-openings.sh`): from each game of PDN files the first
 //! quiet position with 6 to 8 pieces, kept when both sides have material
 //! for a game and a fixed-depth search scores it near equality. The result
-//! is an opening file (`shashki::openings`): one `position |` line each.
+//! is an opening file (`shashki::tools::openings`): one `position |` line each.
 
 use shashki::fen::position_text;
 use shashki::game::Game;
@@ -141,7 +141,7 @@ pub fn to_text(header: &[String], endgames: &[Endgame]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shashki::openings;
+    use shashki::tools::openings;
 
     fn cfg() -> EndgameConfig {
         EndgameConfig {

@@ -24,8 +24,8 @@ use crate::play::mix;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
+use shashki::eval::weights::{param, Weights};
 use shashki::eval::{evaluate_with, features};
-use shashki::weights::{param, Weights};
 use shashki::{Color, Position, Variant};
 
 /// Fit settings.

@@ -12,8 +12,8 @@ use crate::play::{game_rng, is_quiet, play_out, random_opening};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::Rng;
 use rayon::prelude::*;
+use shashki::eval::weights::Weights;
 use shashki::fen::position_text;
-use shashki::weights::Weights;
 use shashki::Variant;
 use std::collections::HashSet;
 

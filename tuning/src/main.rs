@@ -2,11 +2,11 @@
 //! matches. Errors print one line and exit with status 2.
 
 use clap::Subcommand;
-use shashki::cli::{real, whole, within};
 use shashki::eval::patterns::{is_patterns_file, Patterns};
-use shashki::input;
-use shashki::weights::Weights;
+use shashki::eval::weights::Weights;
+use shashki::tools::cli::{real, whole, within};
 use shashki::Variant;
+use shashki::{input, options};
 use shashki_tuning::compare::{compare, CompareConfig};
 use shashki_tuning::data::DataSet;
 use shashki_tuning::endgames::{self, EndgameConfig};
@@ -23,7 +23,7 @@ use std::sync::Arc;
 #[command(name = "shashki-tune", about = "Tune the Shashki evaluation")]
 struct Cli {
     /// Worker threads (default: all cores).
-    #[arg(long, global = true, value_parser = within::<usize>(input::THREADS))]
+    #[arg(long, global = true, value_parser = within::<usize>(options::THREADS))]
     threads: Option<usize>,
     /// No progress bar.
     #[arg(long, global = true)]
@@ -674,7 +674,8 @@ fn run(cli: Cli) -> Result<(), String> {
                 pieces.1,
                 names.join(" ")
             ));
-            header.push("format: position text and '|' (no moves): see src/openings.rs".into());
+            header
+                .push("format: position text and '|' (no moves): see src/tools/openings.rs".into());
             write(&out, &endgames::to_text(&header, &found))?;
             println!(
                 "{variant}: {} games, {} positions kept -> {} ({} skipped, {} without a position \
@@ -695,8 +696,8 @@ fn run(cli: Cli) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
-    // Argument errors: one line and a hint, status 2 (shashki::cli).
-    match run(shashki::cli::parse()) {
+    // Argument errors: one line and a hint, status 2 (shashki::tools::cli).
+    match run(shashki::tools::cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
@@ -715,7 +716,7 @@ mod tests {
     fn every_option_is_described() {
         let cli = super::Cli::command();
         cli.clone().debug_assert();
-        let missing = shashki::cli::undescribed(&cli);
+        let missing = shashki::tools::cli::undescribed(&cli);
         assert!(missing.is_empty(), "{missing:#?}");
     }
 }

@@ -3,11 +3,11 @@
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
+use shashki::eval::weights::Weights;
 use shashki::fen::{parse_position, position_text};
 use shashki::game::{Game, GameResult};
 use shashki::movegen::has_capture;
 use shashki::search::{Limits, Searcher};
-use shashki::weights::Weights;
 use shashki::{Color, Position, Variant};
 
 /// Transposition table per searcher, MiB (games are short and shallow).

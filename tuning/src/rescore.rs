@@ -17,10 +17,10 @@ use crate::data::{DataSet, Sample};
 use crate::play::HASH_MIB;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
+use shashki::eval::weights::Weights;
 use shashki::fen::position_text;
 use shashki::game::Game;
 use shashki::search::{Limits, Searcher};
-use shashki::weights::Weights;
 use shashki::Color;
 
 /// Forced moves played on before a position's score is taken.

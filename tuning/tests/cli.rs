@@ -80,7 +80,7 @@ fn gen_merge_fit_compare_end_to_end() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("before:") && out.contains("after:"), "{out}");
     let text = std::fs::read_to_string(&w).unwrap();
-    assert!(shashki::weights::Weights::parse(&text).is_ok());
+    assert!(shashki::eval::weights::Weights::parse(&text).is_ok());
     assert!(std::fs::read_to_string(&svg).unwrap().contains("<polyline"));
     let (code, out, err) = tune(&[
         "compare",
@@ -289,7 +289,8 @@ fn numbers_out_of_range_name_the_range() {
 #[test]
 fn endgames_writes_an_opening_file() {
     use shashki::game::Game;
-    use shashki::{openings, pdn, Variant};
+    use shashki::tools::openings;
+    use shashki::{pdn, Variant};
     let s = |p: &PathBuf| p.to_str().unwrap().to_string();
     let record = |text: &str, moves: &[&str]| {
         let mut g = Game::from_text(Variant::Russian, text).unwrap();

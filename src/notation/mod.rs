@@ -17,6 +17,11 @@
 //! let err = notation::parse_move(&pos, "c3-c4").unwrap_err();
 //! assert!(err.to_string().starts_with("c3-c4: light square"));
 //! ```
+//!
+//! [`hub`]: the same moves as Scan's Hub protocol writes them (numbered
+//! squares, `10x19x14`).
+
+pub mod hub;
 
 use crate::board::{latin_file, Geometry, Square, SquareError};
 use crate::movegen;

@@ -17,10 +17,11 @@
 //! processes killed, and [`run`] returns the standing of the finished
 //! games, marked interrupted.
 
-use crate::elo::{Sprt, SprtState, Tally};
 use crate::game::{adiyukh_result, Game, GameResult, Outcome};
 use crate::pdn::GameRecord;
-use crate::player::{EngineSpec, Failure, Go, Player};
+use crate::protocol::Go;
+use crate::tools::elo::{Sprt, SprtState, Tally};
+use crate::tools::player::{EngineSpec, Failure, Player};
 use crate::variant::{Scoring, Variant};
 use crate::Color;
 use rand::rngs::StdRng;
@@ -463,7 +464,9 @@ fn play_game(
         let go = Go {
             depth: config.depth[engine],
             nodes: config.nodes[engine],
-            clock: clocks.map(|c| (c[0] / 1000, c[1] / 1000, inc)),
+            ..clocks.map_or(Go::default(), |c| {
+                Go::clock(c[0] / 1000, c[1] / 1000, inc, inc)
+            })
         };
         let allowed = match clocks {
             Some(c) => Duration::from_micros(c[side_ix] + config.time_margin_ms * 1000),
@@ -625,7 +628,7 @@ pub fn summary(variant: Variant, standing: &Standing, names: &[String; 2]) -> St
         ));
     }
     let pairs = standing.pair_scores();
-    match crate::elo::paired_elo(&pairs) {
+    match crate::tools::elo::paired_elo(&pairs) {
         Some(e) => out.push_str(&format!(
             "{}: elo {} [{}, {}] by the {} complete opening pairs (pentanomial)\n",
             names[0],
@@ -637,7 +640,7 @@ pub fn summary(variant: Variant, standing: &Standing, names: &[String; 2]) -> St
         None => out.push_str(&format!(
             "{}: the interval by opening pairs needs at least {} complete pairs ({} so far)\n",
             names[0],
-            crate::elo::MIN_PAIRS,
+            crate::tools::elo::MIN_PAIRS,
             pairs.len()
         )),
     }
@@ -703,7 +706,7 @@ pub fn game_line(r: &GameReport, s: &Standing, names: &[String; 2], total: usize
 /// and the estimated time to the end (at the pace of the games done so
 /// far; `--:--` until the first game ends).
 pub fn progress_bar(done: usize, total: usize, s: &Standing) -> String {
-    use crate::progress::{bar, clock_time, eta};
+    use crate::tools::progress::{bar, clock_time, eta};
     format!(
         "{} {done}/{total}  +{} ={} -{}  {:.1}%  {} elapsed  ETA {}",
         bar(done as u64, total as u64, 30),

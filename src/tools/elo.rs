@@ -9,7 +9,7 @@
 //! mapped through the same curve.
 //!
 //! ```
-//! use shashki::elo::Tally;
+//! use shashki::tools::elo::Tally;
 //! let t = Tally { wins: 60, draws: 20, losses: 20 };
 //! assert!((t.score() - 0.7).abs() < 1e-12);
 //! let e = t.elo().unwrap();
@@ -32,6 +32,9 @@ pub struct Elo {
     pub low: f64,
     pub high: f64,
 }
+
+/// The normal quantile of a two-sided 95% interval.
+const Z95: f64 = 1.959964;
 
 /// The Elo difference of a mean score (infinite at 0 and 1).
 pub fn elo_of_score(s: f64) -> f64 {
@@ -102,7 +105,7 @@ impl Tally {
             return None;
         }
         let s = self.score();
-        let margin = 1.959964 * (self.variance() / n as f64).sqrt();
+        let margin = Z95 * (self.variance() / n as f64).sqrt();
         Some(Elo {
             elo: elo_of_score(s),
             low: elo_of_score(s - margin),
@@ -136,7 +139,7 @@ pub const MIN_PAIRS: usize = 10;
 /// `None` with fewer than [`MIN_PAIRS`] pairs.
 ///
 /// ```
-/// use shashki::elo::paired_elo;
+/// use shashki::tools::elo::paired_elo;
 /// let pairs = [1.0, 0.5, 0.75, 0.5, 0.75, 0.5, 1.0, 0.5, 0.75, 0.5];
 /// let e = paired_elo(&pairs).unwrap();
 /// // Mean 0.675: -400 log10(1 / 0.675 - 1) = 127.0.
@@ -145,23 +148,42 @@ pub const MIN_PAIRS: usize = 10;
 /// assert_eq!(paired_elo(&pairs[..9]), None);
 /// ```
 pub fn paired_elo(pair_scores: &[f64]) -> Option<Elo> {
-    let n = pair_scores.len();
-    if n < MIN_PAIRS {
+    if pair_scores.len() < MIN_PAIRS {
         return None;
     }
-    let nf = n as f64;
-    let mean = pair_scores.iter().sum::<f64>() / nf;
-    let var = pair_scores
-        .iter()
-        .map(|x| (x - mean) * (x - mean))
-        .sum::<f64>()
-        / (nf - 1.0);
-    let margin = 1.959964 * (var / nf).sqrt();
+    let (mean, margin) = mean_and_margin(pair_scores)?;
     Some(Elo {
         elo: elo_of_score(mean),
         low: elo_of_score(mean - margin),
         high: elo_of_score(mean + margin),
     })
+}
+
+/// The mean of independent samples (pair scores, points per pair) and the
+/// half-width of its 95% interval, from the normal approximation with the
+/// samples' own variance (divided by n - 1); `None` without samples, an
+/// infinite half-width with one.
+///
+/// ```
+/// use shashki::tools::elo::mean_and_margin;
+/// let (mean, margin) = mean_and_margin(&[0.75, 0.25]).unwrap();
+/// // Variance 0.125, so 1.96 * sqrt(0.125 / 2) = 0.49.
+/// assert_eq!(mean, 0.5);
+/// assert!((margin - 0.49).abs() < 1e-4);
+/// assert_eq!(mean_and_margin(&[1.0]), Some((1.0, f64::INFINITY)));
+/// assert_eq!(mean_and_margin(&[]), None);
+/// ```
+pub fn mean_and_margin(samples: &[f64]) -> Option<(f64, f64)> {
+    if samples.is_empty() {
+        return None;
+    }
+    let n = samples.len() as f64;
+    let mean = samples.iter().sum::<f64>() / n;
+    if samples.len() < 2 {
+        return Some((mean, f64::INFINITY));
+    }
+    let var = samples.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0);
+    Some((mean, Z95 * (var / n).sqrt()))
 }
 
 /// A sequential probability ratio test of H0: Elo = `elo0` against

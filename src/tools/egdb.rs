@@ -1,9 +1,12 @@
-//! `egdb info` and `egdb verify` on a folder of tables.
+//! The `egdb` commands' own parts: `egdb info` and `egdb verify` on a folder
+//! of tables, and the progress line of `egdb build`.
 
-use super::build::{finished_value, flip, Finished};
-use super::file::{file_name, folder_variant, Kind, TableFile};
-use super::index::{Combo, MAX_PIECES};
-use super::{DRAW, LOSS, NONE, WIN};
+use crate::egdb::build::{Phase, Snapshot, Totals};
+use crate::egdb::file::{file_name, folder_variant, Kind, TableFile};
+use crate::egdb::index::{Combo, MAX_PIECES};
+use crate::egdb::value::{finished_value, flip, Finished};
+use crate::egdb::{DRAW, LOSS, NONE, WIN};
+use crate::tools::progress::{bar, clock_time};
 use crate::variant::Variant;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -20,7 +23,7 @@ pub fn folders(
 ) -> Result<Vec<(PathBuf, Variant)>, String> {
     let base = match dir {
         Some(d) => d.to_path_buf(),
-        None => super::default_base().ok_or(
+        None => crate::egdb::default_base().ok_or(
             "no default folder for the endgame tables (neither SHASHKI_EGDB, XDG_DATA_HOME nor HOME is set): name one with --dir",
         )?,
     };
@@ -249,4 +252,113 @@ pub fn verify(dir: &Path, variant: Variant) -> Result<Verified, String> {
         failures,
         lines,
     })
+}
+
+/// A progress line for a terminal, such as
+/// `[#########...........] 86.0M/151.4M  KKM-KM retrograde 62%  1:02  ETA 0:45`:
+/// the positions done of `all` (the pair under way counted by its
+/// estimated fraction), the pair and its phase (the solver: states solved
+/// of this side's), the time since the start, and the time left: what the
+/// pair under way still needs ([`Snapshot::pair_left`]) and the pairs after
+/// it at the pace of those built so far (positions a second; found files
+/// count for nothing).
+pub fn progress_line(p: &Snapshot, t: &Totals, all: u64, elapsed: f64) -> String {
+    let pair_size = p.pair.map_or(0, |c| c.pair_size());
+    let in_pair = p.fraction * pair_size as f64;
+    let done = t.done as f64 + in_pair;
+    let count = |n: f64| {
+        if all >= 10_000_000 {
+            format!("{:.1}M", n / 1e6)
+        } else {
+            format!("{n:.0}")
+        }
+    };
+    let what = match (p.pair, p.building) {
+        (Some(c), None) => format!("{c} {}", Phase::Checking.name()),
+        (Some(c), Some(_)) if p.phase == Phase::Solving => {
+            format!("{c} {} {}/{}", p.phase.name(), p.done, p.total)
+        }
+        (Some(c), Some(_)) => format!("{c} {} {:.0}%", p.phase.name(), 100.0 * p.fraction),
+        (None, _) => String::new(),
+    };
+    // Seconds a position, from the pairs built, else from this one.
+    let pace = if t.built > 0 {
+        Some(t.built_secs / t.built as f64)
+    } else {
+        p.building
+            .filter(|_| in_pair > 0.0)
+            .map(|secs| secs / in_pair)
+    };
+    let after = all.saturating_sub(t.done + pair_size) as f64;
+    let left = match (p.building.map(|_| p.pair_left()), pace) {
+        (Some(None), _) => None,
+        (Some(Some(pair)), _) if after == 0.0 => Some(pair),
+        (Some(Some(pair)), Some(pace)) => Some(pair + after * pace),
+        (None, _) if after + pair_size as f64 == 0.0 => Some(0.0),
+        (None, Some(pace)) => Some(after * pace),
+        _ => None,
+    };
+    format!(
+        "{} {}/{}  {what}  {}  ETA {}",
+        bar(done as u64, all, 20),
+        count(done),
+        count(all as f64),
+        clock_time(elapsed as u64),
+        left.map_or("--:--".to_string(), |s| clock_time(s.ceil() as u64)),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_lines() {
+        let kkm_km: Combo = "KKM-KM".parse().unwrap();
+        let mut p = Snapshot {
+            pair: Some(kkm_km),
+            building: Some(10.0),
+            phase: Phase::Retrograde,
+            phase_secs: 4.0,
+            done: 1,
+            total: 2,
+            side: 0,
+            sides: 2,
+            fraction: 0.5,
+        };
+        let size = kkm_km.pair_size();
+        // Half the pair in 10 s: 10 s more for it; 2 * size after it at the
+        // 2 s a million of the pairs built: 4 * size / 1e6 s.
+        let t = Totals {
+            done: size,
+            built: 1_000_000,
+            built_secs: 2.0,
+            pairs: 1,
+            ..Totals::default()
+        };
+        let all = 4 * size;
+        let line = progress_line(&p, &t, all, 75.0);
+        let left = 10.0 + 2.0 * size as f64 * 2e-6;
+        let want = format!(
+            "[#######.............] 28.6M/76.4M  KKM-KM retrograde 50%  1:15  ETA {}",
+            clock_time(left.ceil() as u64)
+        );
+        assert_eq!(line, want);
+        p.phase = Phase::Solving;
+        p.done = 10;
+        p.total = 40;
+        let line = progress_line(&p, &t, all, 75.0);
+        assert!(
+            line.contains("  KKM-KM solving 10/40  1:15  ETA "),
+            "{line}"
+        );
+        // Checking a file found on disk: no fraction, nothing known yet.
+        p.building = None;
+        p.fraction = 0.0;
+        let line = progress_line(&p, &Totals::default(), 1000, 3.0);
+        assert_eq!(
+            line,
+            "[....................] 0/1000  KKM-KM checking  0:03  ETA --:--"
+        );
+    }
 }

@@ -10,36 +10,23 @@
 //! Dropping a [`Player`] kills the process.
 
 use crate::game::Game;
-use crate::hub::{self, MoveNumbers};
 use crate::moves::Move;
 use crate::notation;
+use crate::notation::hub::{self, MoveNumbers};
+use crate::protocol::hub::Line;
+use crate::protocol::process::{self, Program};
+use crate::protocol::reply::NO_MOVE;
+use crate::protocol::{BestMove, Go, HubInfo, Info, Level, Protocol, Setup, MAX_LINE};
+use crate::search::Score;
 use crate::variant::Variant;
 use std::collections::VecDeque;
 use std::io::Read;
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-/// Which protocol an engine speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Protocol {
-    Uci,
-    Hub,
-}
-
-impl std::str::FromStr for Protocol {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Protocol, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "uci" => Ok(Protocol::Uci),
-            "hub" => Ok(Protocol::Hub),
-            _ => Err(format!("unknown protocol '{s}' (expected uci or hub)")),
-        }
-    }
-}
 
 /// How to start and set up one engine.
 #[derive(Clone, Debug)]
@@ -52,15 +39,6 @@ pub struct EngineSpec {
     /// Options sent after the handshake: `setoption name N value V`
     /// (UCI) or `set-param name=N value=V` (Hub).
     pub options: Vec<(String, String)>,
-}
-
-/// What one move asks of the engine.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Go {
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
-    /// Clocks in milliseconds: (white time, black time, increment).
-    pub clock: Option<(u64, u64, u64)>,
 }
 
 /// What the engine last reported about its search.
@@ -158,9 +136,6 @@ const STDERR_LINES: usize = 3;
 /// The most characters of standard error quoted in a reason.
 const STDERR_CHARS: usize = 160;
 
-/// The longest line read from an engine.
-const MAX_LINE: usize = 64 * 1024;
-
 /// How long the handshake and `isready` may take.
 const HANDSHAKE: Duration = Duration::from_secs(30);
 
@@ -178,14 +153,10 @@ impl Player {
     ) -> Result<Player, String> {
         // The engine gets a process group of its own, so dropping the
         // player can kill everything the command started.
-        let mut cmd = Command::new("sh");
-        cmd.arg("-c")
-            .arg(shell_line(&spec.command))
-            .stdin(Stdio::piped())
+        let mut cmd = Program::Shell(spec.command.clone()).command();
+        cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        #[cfg(unix)]
-        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         let mut child = cmd
             .spawn()
             .map_err(|e| format!("cannot start '{}': {e}", spec.command))?;
@@ -236,7 +207,8 @@ impl Player {
             // The shell's statuses for a command it could not run (127: not
             // found, 126: found but not executable). For a plain command
             // the program is named; a compound one's is in the shell's words.
-            let plain = first_word(&spec.command).filter(|_| !is_compound(&spec.command));
+            let plain =
+                process::first_word(&spec.command).filter(|_| !process::is_compound(&spec.command));
             let (program, shell_said) = match &plain {
                 Some(w) => (
                     format!("program '{}'", crate::input::escape(w)),
@@ -312,7 +284,9 @@ impl Player {
     /// process ended (waiting a second at most) and what it last wrote on
     /// standard error.
     fn exited(&mut self) -> Failure {
-        let how = self.wait_exit(Duration::from_secs(1)).map(describe_exit);
+        let how = self
+            .wait_exit(Duration::from_secs(1))
+            .map(process::describe_exit);
         Failure::Exited {
             how,
             stderr: self.stderr_text(),
@@ -388,8 +362,8 @@ impl Player {
         if let Some(rest) = line.strip_prefix("id name ") {
             self.id_name = Some(rest.trim().to_string());
         } else if line.starts_with("id ") {
-            if let Some(name) = hub_value(line, "name") {
-                self.id_name = Some(name);
+            if let Some(name) = Line::read(line).get("name") {
+                self.id_name = Some(name.to_string());
             }
         }
     }
@@ -397,27 +371,21 @@ impl Player {
     fn handshake(&mut self) -> Result<(), String> {
         let err = |e: Failure| e.to_string();
         let variant = self.variant.id();
-        match self.spec.protocol {
-            Protocol::Uci => {
-                self.send("uci").map_err(err)?;
-                self.wait_for("uciok", HANDSHAKE)?;
-                self.send(&format!("setoption name Variant value {variant}"))
-                    .map_err(err)?;
-                for (n, v) in self.spec.options.clone() {
-                    self.send(&format!("setoption name {n} value {v}"))
-                        .map_err(err)?;
-                }
-                self.sync()
-            }
+        let protocol = self.spec.protocol;
+        let (hello, answer, variant_name) = match protocol {
+            Protocol::Uci => ("uci", "uciok", "Variant"),
+            Protocol::Hub => ("hub", "wait", "variant"),
+        };
+        self.send(hello).map_err(err)?;
+        self.wait_for(answer, HANDSHAKE)?;
+        self.send(&protocol.set_option(variant_name, variant))
+            .map_err(err)?;
+        for (n, v) in self.spec.options.clone() {
+            self.send(&protocol.set_option(&n, &v)).map_err(err)?;
+        }
+        match protocol {
+            Protocol::Uci => self.sync(),
             Protocol::Hub => {
-                self.send("hub").map_err(err)?;
-                self.wait_for("wait", HANDSHAKE)?;
-                self.send(&format!("set-param name=variant value={variant}"))
-                    .map_err(err)?;
-                for (n, v) in self.spec.options.clone() {
-                    self.send(&format!("set-param name={n} value={}", quote(&v)))
-                        .map_err(err)?;
-                }
                 self.send("init").map_err(err)?;
                 self.wait_for("ready", HANDSHAKE).map(|_| ())
             }
@@ -449,11 +417,8 @@ impl Player {
 
     /// Tell the engine a new game starts.
     pub fn new_game(&mut self) -> Result<(), String> {
-        let cmd = match self.spec.protocol {
-            Protocol::Uci => "ucinewgame",
-            Protocol::Hub => "new-game",
-        };
-        self.send(cmd).map_err(|e| e.to_string())?;
+        self.send(self.spec.protocol.new_game())
+            .map_err(|e| e.to_string())?;
         self.sync()
     }
 
@@ -480,8 +445,7 @@ impl Player {
                 Err(Failure::Timeout(_)) => return Err(Failure::Timeout(timeout)),
                 Err(e) => return Err(e),
             };
-            let mut words = line.split_whitespace();
-            let first = words.next().unwrap_or("");
+            let first = line.split_whitespace().next().unwrap_or("");
             let text = match (self.spec.protocol, first) {
                 (Protocol::Uci, "info") => {
                     if let Some(e) = line.strip_prefix("info string error: ") {
@@ -490,15 +454,15 @@ impl Player {
                     read_uci_info(&line, &mut report);
                     continue;
                 }
-                (Protocol::Uci, "bestmove") => match words.next() {
-                    Some(m) => m.to_string(),
+                (Protocol::Uci, "bestmove") => match BestMove::parse_uci(&line) {
+                    Some(b) => b.mv.unwrap_or_else(|| NO_MOVE.to_string()),
                     None => return Err(Failure::Protocol("'bestmove' without a move".into())),
                 },
                 (Protocol::Hub, "info") => {
                     read_hub_info(&line, &mut report);
                     continue;
                 }
-                (Protocol::Hub, "done") => match hub_value(&line, "move") {
+                (Protocol::Hub, "done") => match BestMove::from_hub(&Line::read(&line)).mv {
                     Some(m) => m,
                     None => return Err(Failure::Protocol("'done' without move=".into())),
                 },
@@ -510,7 +474,9 @@ impl Player {
             let elapsed = start.elapsed();
             let parsed = match self.spec.protocol {
                 Protocol::Uci => notation::parse_move(&pos, &text).map_err(|e| e.to_string()),
-                Protocol::Hub => hub::parse_move(&pos, &text, self.numbers),
+                Protocol::Hub => {
+                    hub::parse_move(&pos, &text, self.numbers).map_err(|e| e.to_string())
+                }
             };
             return match parsed {
                 Ok(mv) => Ok(Reply {
@@ -524,29 +490,13 @@ impl Player {
     }
 
     fn uci_commands(&self, game: &Game, go: &Go) -> Vec<String> {
-        let mut position = if *game.start() == crate::Position::start(self.variant) {
-            "position startpos".to_string()
-        } else {
-            format!("position fen {}", crate::fen::position_text(game.start()))
+        let start = game.start();
+        let setup = Setup {
+            position: (*start != crate::Position::start(self.variant))
+                .then(|| crate::fen::position_text(start)),
+            moves: notation::line_texts(start, game.moves()),
         };
-        if !game.moves().is_empty() {
-            position.push_str(" moves");
-            for t in notation::line_texts(game.start(), game.moves()) {
-                position.push(' ');
-                position.push_str(&t);
-            }
-        }
-        let mut g = String::from("go");
-        if let Some((w, b, inc)) = go.clock {
-            g.push_str(&format!(" wtime {w} btime {b} winc {inc} binc {inc}"));
-        }
-        if let Some(d) = go.depth {
-            g.push_str(&format!(" depth {d}"));
-        }
-        if let Some(n) = go.nodes {
-            g.push_str(&format!(" nodes {n}"));
-        }
-        vec![position, g]
+        vec![setup.uci_line(), go.to_string()]
     }
 
     fn hub_commands(&self, game: &Game, go: &Go) -> Vec<String> {
@@ -556,41 +506,15 @@ impl Player {
             moves.push(hub::move_text(&pos, m, self.numbers));
             pos = pos.play(m);
         }
-        let mut out = vec![format!(
-            "pos pos={}{}",
-            quote(&hub::position_string(game.start())),
-            if moves.is_empty() {
-                String::new()
-            } else {
-                format!(" moves=\"{}\"", moves.join(" "))
-            }
-        )];
-        if let Some((w, b, inc)) = go.clock {
-            let mine = match game.position().side_to_move() {
-                crate::Color::White => w,
-                crate::Color::Black => b,
-            };
-            // In Hub the increment counts as already due for this move: the
-            // engine may spend time + inc. The runner allows the clock as it
-            // stands, so the increment is taken out of the time (or, when
-            // the clock holds less than one increment, the whole clock is
-            // given as the increment).
-            let (time, inc) = if mine >= inc {
-                (mine - inc, inc)
-            } else {
-                (0, mine)
-            };
-            out.push(format!(
-                "level time={:.3} inc={:.3}",
-                time as f64 / 1000.0,
-                inc as f64 / 1000.0
-            ));
-        }
-        if let Some(d) = go.depth {
-            out.push(format!("level depth={d}"));
-        }
-        if let Some(n) = go.nodes {
-            out.push(format!("level nodes={n}"));
+        let setup = Setup {
+            position: Some(crate::fen::hub_position_text(game.start())),
+            moves,
+        };
+        let mut out = vec![setup.hub_line().to_string()];
+        // The runner allows the clock as it stands: the level gives the
+        // increment out of it (see `Level::of_go`).
+        if let Some(level) = Level::of_go(go, game.position().side_to_move()).line() {
+            out.push(level.to_string());
         }
         out.push("go think".into());
         out
@@ -609,99 +533,13 @@ impl Player {
     }
 }
 
-/// The `sh -c` line that runs an engine's command line: a plain command
-/// replaces the shell (`exec`); a compound one (`cd dir && engine`, a
-/// pipeline, a list) runs under it. Start it in a process group of its own
-/// (`process_group(0)`) and end it with [`kill_group`].
-pub fn shell_line(command: &str) -> String {
-    if is_compound(command) {
-        command.to_string()
-    } else {
-        format!("exec {command}")
-    }
-}
-
-/// A command line that `exec` cannot take as it is: shell syntax (a list,
-/// a pipeline, a redirection, a subshell), or an environment setting in
-/// front (`VAR=value engine`, which `exec` would run as a program).
-fn is_compound(command: &str) -> bool {
-    command.contains([';', '&', '|', '<', '>', '(', ')', '\n'])
-        || first_word(command).is_some_and(|w| {
-            let name = w.split('=').next().unwrap_or("");
-            w.contains('=')
-                && !name.is_empty()
-                && name.chars().all(|c| c == '_' || c.is_ascii_alphanumeric())
-        })
-}
-
-/// The first word of a command line as the shell reads it (quotes `'...'`
-/// and `"..."` and backslashes taken out): the program of a plain command.
-fn first_word(command: &str) -> Option<String> {
-    let mut word = String::new();
-    let mut chars = command.trim_start().chars();
-    let mut quote: Option<char> = None;
-    while let Some(c) = chars.next() {
-        match (quote, c) {
-            (None, c) if c.is_whitespace() => break,
-            (None, '\'' | '"') => quote = Some(c),
-            (Some(q), c) if c == q => quote = None,
-            (None, '\\') | (Some('"'), '\\') => word.extend(chars.next()),
-            (_, c) => word.push(c),
-        }
-    }
-    (!word.is_empty()).then_some(word)
-}
-
-/// How a process ended, in words: `exit status 3`, `killed by SIGKILL`,
-/// `killed by signal 40`.
-fn describe_exit(status: std::process::ExitStatus) -> String {
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::ExitStatusExt;
-        if let Some(sig) = status.signal() {
-            let name = match sig {
-                libc::SIGHUP => "SIGHUP",
-                libc::SIGINT => "SIGINT",
-                libc::SIGQUIT => "SIGQUIT",
-                libc::SIGILL => "SIGILL",
-                libc::SIGABRT => "SIGABRT",
-                libc::SIGBUS => "SIGBUS",
-                libc::SIGFPE => "SIGFPE",
-                libc::SIGKILL => "SIGKILL",
-                libc::SIGSEGV => "SIGSEGV",
-                libc::SIGPIPE => "SIGPIPE",
-                libc::SIGTERM => "SIGTERM",
-                _ => return format!("killed by signal {sig}"),
-            };
-            return format!("killed by {name}");
-        }
-    }
-    match status.code() {
-        Some(c) => format!("exit status {c}"),
-        None => "ended".to_string(),
-    }
-}
-
-/// Kill (SIGKILL) the process group led by `pid`: a child started with
-/// `process_group(0)`, and everything its command started.
-#[cfg(unix)]
-pub fn kill_group(pid: u32) {
-    if let Ok(pid @ 1..) = i32::try_from(pid) {
-        // SAFETY: kill(2) with a negative pid signals that process group;
-        // the group was made for this engine at its start.
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-        }
-    }
-}
-
 impl Drop for Player {
     fn drop(&mut self) {
         self.stdin = None;
         // The whole process group: a command that wraps the engine (a
         // script, `cd dir && engine`) leaves no engine running behind.
         #[cfg(unix)]
-        kill_group(self.child.id());
+        process::kill_group(self.child.id());
         if let Ok(None) = self.child.try_wait() {
             let _ = self.child.kill();
         }
@@ -709,66 +547,33 @@ impl Drop for Player {
     }
 }
 
-/// A Hub value, quoted when it needs it.
-fn quote(v: &str) -> String {
-    if v.is_empty() || v.contains([' ', '\t', '=', '"']) {
-        format!("\"{}\"", v.replace('"', ""))
-    } else {
-        v.to_string()
-    }
-}
-
-/// The value of `name=` in a Hub line (quoted or not).
-fn hub_value(line: &str, name: &str) -> Option<String> {
-    let key = format!("{name}=");
-    let mut rest = line;
-    while let Some(i) = rest.find(&key) {
-        let before_ok = i == 0 || rest[..i].ends_with([' ', '\t']);
-        let after = &rest[i + key.len()..];
-        if before_ok {
-            return Some(if let Some(q) = after.strip_prefix('"') {
-                q.split('"').next().unwrap_or("").to_string()
-            } else {
-                after.split_whitespace().next().unwrap_or("").to_string()
-            });
-        }
-        rest = after;
-    }
-    None
-}
-
+/// Take in a UCI `info` line: its depth, and its score as comment text
+/// (`+0.25`, a win or loss in moves as `+W5`/`-W5`).
 fn read_uci_info(line: &str, r: &mut Report) {
-    let w: Vec<&str> = line.split_whitespace().collect();
-    let mut i = 1;
-    while i < w.len() {
-        match w[i] {
-            "depth" => r.depth = w.get(i + 1).and_then(|d| d.parse().ok()),
-            "score" => {
-                if let (Some(kind), Some(v)) = (w.get(i + 1), w.get(i + 2)) {
-                    r.score = match *kind {
-                        "cp" => v
-                            .parse::<i64>()
-                            .ok()
-                            .map(|c| format!("{:+.2}", c as f64 / 100.0)),
-                        "win" => Some(format!("+W{v}")),
-                        "loss" => Some(format!("-W{v}")),
-                        _ => r.score.take(),
-                    };
-                }
-            }
-            "pv" => break,
-            _ => {}
-        }
-        i += 1;
+    let Some(info) = Info::parse(line) else {
+        return;
+    };
+    if info.depth.is_some() {
+        r.depth = info.depth;
+    }
+    if let Some(s) = info.score {
+        r.score = Some(match s {
+            Score::Cp(c) => format!("{:+.2}", c as f64 / 100.0),
+            Score::Win(n) => format!("+W{n}"),
+            Score::Loss(n) => format!("-W{n}"),
+        });
     }
 }
 
+/// Take in a Hub `info` line: its depth, and its score as the engine wrote
+/// it (men).
 fn read_hub_info(line: &str, r: &mut Report) {
-    if let Some(d) = hub_value(line, "depth").and_then(|d| d.parse().ok()) {
+    let l = Line::read(line);
+    if let Some(d) = HubInfo::from_line(&l).depth {
         r.depth = Some(d);
     }
-    if let Some(s) = hub_value(line, "score") {
-        r.score = Some(s);
+    if let Some(s) = l.get("score") {
+        r.score = Some(s.to_string());
     }
 }
 
@@ -800,11 +605,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn hub_values_and_infos() {
-        let l = r#"done move=9-13 ponder=22-18"#;
-        assert_eq!(hub_value(l, "move").as_deref(), Some("9-13"));
-        assert_eq!(hub_value(l, "ponder").as_deref(), Some("22-18"));
-        assert_eq!(hub_value(l, "x"), None);
+    fn reports_of_infos() {
         let mut r = Report::default();
         read_hub_info(r#"info depth=7 score=0.25 pv="9-13 22-18""#, &mut r);
         assert_eq!(r.depth, Some(7));
@@ -817,33 +618,8 @@ mod tests {
         assert_eq!((r.depth, r.score.as_deref()), (Some(12), Some("-0.35")));
         read_uci_info("info depth 13 score win 5 pv c3-d4", &mut r);
         assert_eq!(r.score.as_deref(), Some("+W5"));
-    }
-
-    #[test]
-    fn command_lines_as_the_shell_reads_them() {
-        assert_eq!(
-            first_word("  '/a b/engine' --x").as_deref(),
-            Some("/a b/engine")
-        );
-        assert_eq!(first_word(r#""a\"b" c"#).as_deref(), Some("a\"b"));
-        assert_eq!(first_word(r"a\ b c").as_deref(), Some("a b"));
-        assert_eq!(first_word("   "), None);
-        assert_eq!(shell_line("engine --uci"), "exec engine --uci");
-        assert_eq!(shell_line("cd / && engine"), "cd / && engine");
-        // `exec X=1 engine` would run a program called X=1.
-        assert_eq!(shell_line("X=1 engine"), "X=1 engine");
-        assert_eq!(shell_line("engine --hash=64"), "exec engine --hash=64");
-        assert_eq!(shell_line("'/a=b/engine'"), "exec '/a=b/engine'");
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn exits_in_words() {
-        use std::os::unix::process::ExitStatusExt;
-        let status = std::process::ExitStatus::from_raw;
-        assert_eq!(describe_exit(status(3 << 8)), "exit status 3");
-        assert_eq!(describe_exit(status(libc::SIGSEGV)), "killed by SIGSEGV");
-        assert_eq!(describe_exit(status(40)), "killed by signal 40");
+        read_uci_info("info string depth 1 score loss 1", &mut r);
+        assert_eq!((r.depth, r.score.as_deref()), (Some(13), Some("+W5")));
     }
 
     #[test]

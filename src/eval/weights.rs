@@ -12,7 +12,7 @@
 //! compiled in and parsed once.
 //!
 //! ```
-//! use shashki::{weights::Weights, Variant};
+//! use shashki::{eval::weights::Weights, Variant};
 //! let w = Weights::for_variant(Variant::Russian);
 //! assert_eq!(Weights::names().len(), w.to_vec().len());
 //! let back = Weights::from_slice(&w.to_vec()).unwrap();
@@ -198,15 +198,18 @@ pub mod param {
 /// tuner (`tuning/`) writes files of this format; copying one over the
 /// variant's file changes the engine's built-in weights at the next build.
 const EMBEDDED: [(Variant, &str); 4] = [
-    (Variant::Russian, include_str!("../weights/russian.txt")),
-    (Variant::Brazilian, include_str!("../weights/brazilian.txt")),
+    (Variant::Russian, include_str!("../../weights/russian.txt")),
+    (
+        Variant::Brazilian,
+        include_str!("../../weights/brazilian.txt"),
+    ),
     (
         Variant::Adiyukh64,
-        include_str!("../weights/adiyukh-64.txt"),
+        include_str!("../../weights/adiyukh-64.txt"),
     ),
     (
         Variant::Adiyukh80,
-        include_str!("../weights/adiyukh-80.txt"),
+        include_str!("../../weights/adiyukh-80.txt"),
     ),
 ];
 
@@ -215,19 +218,19 @@ const EMBEDDED: [(Variant, &str); 4] = [
 const EMBEDDED_PATTERNS: [(Variant, &[u8]); 4] = [
     (
         Variant::Russian,
-        include_bytes!("../weights/russian-patterns.bin"),
+        include_bytes!("../../weights/russian-patterns.bin"),
     ),
     (
         Variant::Brazilian,
-        include_bytes!("../weights/brazilian-patterns.bin"),
+        include_bytes!("../../weights/brazilian-patterns.bin"),
     ),
     (
         Variant::Adiyukh64,
-        include_bytes!("../weights/adiyukh-64-patterns.bin"),
+        include_bytes!("../../weights/adiyukh-64-patterns.bin"),
     ),
     (
         Variant::Adiyukh80,
-        include_bytes!("../weights/adiyukh-80-patterns.bin"),
+        include_bytes!("../../weights/adiyukh-80-patterns.bin"),
     ),
 ];
 
@@ -284,7 +287,7 @@ impl Weights {
     /// `<name> <value>` line per parameter (`#` starts a comment).
     ///
     /// ```
-    /// use shashki::{weights::Weights, Variant};
+    /// use shashki::{eval::weights::Weights, Variant};
     /// let w = Weights::for_variant(Variant::Adiyukh80);
     /// let text = w.to_text(Variant::Adiyukh80);
     /// let (v, back) = Weights::parse(&text).unwrap();

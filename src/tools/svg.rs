@@ -14,7 +14,7 @@
 //! `data-square`, so the output is easy to check and to style.
 //!
 //! ```
-//! use shashki::{svg, Position, Variant};
+//! use shashki::{tools::svg, Position, Variant};
 //! let text = svg::svg(&Position::start(Variant::Russian));
 //! assert!(text.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
 //! assert_eq!(text.matches("class=\"piece ").count(), 24);

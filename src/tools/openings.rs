@@ -20,7 +20,7 @@
 //! after which the game is already over is refused.
 //!
 //! ```
-//! use shashki::{openings, Variant};
+//! use shashki::{tools::openings, Variant};
 //! let set = openings::parse(Variant::Russian, "c3-d4 f6-g5\n# x\n\ng3-h4").unwrap();
 //! assert_eq!(set.len(), 2);
 //! assert_eq!(set[0].moves().len(), 2);
@@ -39,10 +39,10 @@ use std::collections::HashSet;
 /// The opening set shipped for `variant` (the files in `openings/`).
 pub fn builtin(variant: Variant) -> &'static str {
     match variant {
-        Variant::Russian => include_str!("../openings/russian.txt"),
-        Variant::Brazilian => include_str!("../openings/brazilian.txt"),
-        Variant::Adiyukh64 => include_str!("../openings/adiyukh-64.txt"),
-        Variant::Adiyukh80 => include_str!("../openings/adiyukh-80.txt"),
+        Variant::Russian => include_str!("../../openings/russian.txt"),
+        Variant::Brazilian => include_str!("../../openings/brazilian.txt"),
+        Variant::Adiyukh64 => include_str!("../../openings/adiyukh-64.txt"),
+        Variant::Adiyukh80 => include_str!("../../openings/adiyukh-80.txt"),
     }
 }
 
@@ -217,11 +217,11 @@ mod tests {
         for (v, text) in [
             (
                 Variant::Russian,
-                include_str!("../openings/russian-endgames.txt"),
+                include_str!("../../openings/russian-endgames.txt"),
             ),
             (
                 Variant::Brazilian,
-                include_str!("../openings/brazilian-endgames.txt"),
+                include_str!("../../openings/brazilian-endgames.txt"),
             ),
         ] {
             let set = parse(v, text).unwrap_or_else(|e| panic!("{v}: {e}"));
