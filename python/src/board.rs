@@ -8,9 +8,11 @@ use pyo3::types::{PyDict, PyList};
 use shashki::board::squares;
 use shashki::game::{EndReason, Game, GameError, GameResult, Outcome};
 use shashki::notation::MoveError;
+use shashki::options;
+use shashki::tools::svg;
 use shashki::{
-    diagram, fen, input, movegen, notation, perft, svg, Color, Move, MoveList, Piece, Position,
-    Square, Variant,
+    diagram, fen, input, movegen, notation, perft, Color, Move, MoveList, Piece, Position, Square,
+    Variant,
 };
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
@@ -748,7 +750,7 @@ impl PyBoard {
 
 /// `threads` within the engine's range, or an `ArgumentError` naming it.
 pub fn check_threads(threads: usize) -> PyResult<()> {
-    let range = input::THREADS;
+    let range = options::THREADS;
     if range.contains(threads as u64) {
         Ok(())
     } else {

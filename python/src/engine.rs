@@ -7,16 +7,16 @@ use crate::errors::{error, fail, Kind};
 use crate::pdn::PyGame;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use shashki::analyse::{self, Thresholds};
 use shashki::egdb::index::MAX_PIECES;
 use shashki::egdb::Tables;
 use shashki::eval::patterns::{is_patterns_file, Patterns};
+use shashki::eval::weights::Weights;
 use shashki::game::Game;
 use shashki::input::{self, Range};
 use shashki::pdn::GameRecord;
 use shashki::search::{Info, Limits, Score, Searcher};
-use shashki::weights::Weights;
-use shashki::{eval, fen, notation, Position, Variant};
+use shashki::tools::analyse::{self, Thresholds};
+use shashki::{eval, fen, notation, options, Position, Variant};
 use std::cell::Cell;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -480,7 +480,7 @@ fn limits(
     if let Some(n) = nodes {
         within("nodes", n, input::NODES)?;
     }
-    within("multipv", multipv as u64, input::MULTIPV)?;
+    within("multipv", multipv as u64, options::MULTIPV)?;
     let movetime_ms = match movetime {
         None => None,
         Some(s) => {
@@ -654,8 +654,8 @@ impl PyEngine {
         weights: Option<PathBuf>,
     ) -> PyResult<PyEngine> {
         let v = variant_of(variant)?;
-        within("threads", threads as u64, input::THREADS)?;
-        within("hash_mb", hash_mb as u64, input::HASH_MIB)?;
+        within("threads", threads as u64, options::THREADS)?;
+        within("hash_mb", hash_mb as u64, options::HASH_MIB)?;
         let tables = tables::open(&Folder::of(egdb)?, v)?;
         let weights_read = weights.as_deref().map(|p| read_weights(p, v)).transpose()?;
         let mut searcher = Searcher::try_new(hash_mb, threads)

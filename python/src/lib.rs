@@ -13,7 +13,7 @@ mod errors;
 mod pdn;
 
 use pyo3::prelude::*;
-use shashki::svg::{svg_with, SvgOptions};
+use shashki::tools::svg::{svg_with, SvgOptions};
 use shashki::Variant;
 
 /// The position of `board` as an SVG picture: a1 at the bottom left

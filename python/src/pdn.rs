@@ -9,7 +9,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
 use shashki::game::Game;
 use shashki::pdn::{self, Encoding, GameRecord, PdnError};
-use shashki::{analyse, fen, input, Variant};
+use shashki::tools::analyse;
+use shashki::{fen, input, Variant};
 use std::path::PathBuf;
 
 /// The result tokens a game may carry.
