@@ -21,7 +21,8 @@
 //! (every counter at zero).
 
 use crate::common::position;
-use crate::egdb::{built, Counts};
+use crate::counting::Counts;
+use crate::egdb::built;
 use shashki::egdb::{Tables, Wdl};
 use shashki::game::{EndReason, Game, GameResult};
 use shashki::movegen::count_moves;

@@ -97,7 +97,7 @@
 //!    `H` (a new run begins there). A win found so is one under the rule
 //!    book. The check asserts that every position is settled by 3 or 4.
 
-use crate::egdb::{run, signatures, Counts};
+use crate::counting::{run, signatures, Counts};
 use rayon::prelude::*;
 use shashki::board::{Color, Geometry};
 use shashki::egdb::{Combo, Tables, Wdl};

@@ -8,6 +8,7 @@ mod adiyukh_cases;
 mod analyse;
 mod cli;
 mod common;
+mod counting;
 mod egdb;
 mod egdb_endings;
 mod egdb_exact;

@@ -11,6 +11,7 @@ mod egdb;
 mod engine;
 mod errors;
 mod pdn;
+mod results;
 
 use pyo3::prelude::*;
 use shashki::tools::svg::{svg_with, SvgOptions};
@@ -38,11 +39,11 @@ fn _shashki(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<board::PyPiece>()?;
     m.add_class::<board::PyOutcome>()?;
     m.add_class::<engine::PyEngine>()?;
-    m.add_class::<engine::PyScore>()?;
-    m.add_class::<engine::PyLine>()?;
-    m.add_class::<engine::PyInfo>()?;
-    m.add_class::<engine::PySearchResult>()?;
-    m.add_class::<engine::PyReport>()?;
+    m.add_class::<results::PyScore>()?;
+    m.add_class::<results::PyLine>()?;
+    m.add_class::<results::PyInfo>()?;
+    m.add_class::<results::PySearchResult>()?;
+    m.add_class::<results::PyReport>()?;
     m.add_class::<pdn::PyGame>()?;
     m.add_class::<egdb::PyProbe>()?;
     m.add_function(wrap_pyfunction!(svg, m)?)?;

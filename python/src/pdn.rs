@@ -3,8 +3,8 @@
 //! writer.
 
 use crate::board::{variant_of, PyBoard, PyMove};
-use crate::engine::PyReport;
 use crate::errors::{error, fail, Kind};
+use crate::results::PyReport;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
 use shashki::game::Game;
