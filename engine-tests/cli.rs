@@ -817,3 +817,33 @@ fn the_repository_names_nothing_outside_itself() {
         assert!(top.join(must).is_file(), "{must}");
     }
 }
+
+/// docs/layout.md names every source file of `src/` (by its path below
+/// `src/`, in backquotes), so a file added or moved cannot go unlisted.
+#[test]
+fn the_layout_page_names_every_source_file() {
+    fn sources(dir: &std::path::Path, below: &str, out: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            if path.is_dir() {
+                sources(&path, &format!("{below}{name}/"), out);
+            } else if name.ends_with(".rs") {
+                out.push(format!("{below}{name}"));
+            }
+        }
+    }
+    let top = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let layout = doc("docs/layout.md");
+    let mut files = Vec::new();
+    sources(&top.join("src"), "", &mut files);
+    assert!(files.len() > 40, "{} files under src/", files.len());
+    let missing: Vec<&String> = files
+        .iter()
+        .filter(|f| !layout.contains(&format!("`{f}`")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "docs/layout.md does not name {missing:?}"
+    );
+}
