@@ -21,7 +21,7 @@ of Engine.search against the engine binary.
    times each, alternating; the node counts must be equal (the same
    search), and the best nodes/s of each side are compared.
 
-Runs with any Python 3.9+ (the standard library only); needs network
+Runs with any Python 3.10+ (the standard library only); needs network
 access to PyPI the first time, and Rust to build shashki.
 """
 
