@@ -426,3 +426,75 @@ fn egdb_list_names_the_pairs_of_a_piece_count() {
         ["KK-K"]
     );
 }
+
+/// `egdb list --missing DIR`: only the pairs whose four files (values and
+/// plies, both sides) are not all in DIR, so a resubmitted job array
+/// builds only what is left.
+#[test]
+fn egdb_list_missing_leaves_out_the_pairs_already_built() {
+    let lines = |args: &[&str]| -> Vec<String> {
+        let (status, out, err) = crate::cli::shashki(args);
+        assert_eq!(status, 0, "{args:?}: {err}");
+        out.lines().map(str::to_string).collect()
+    };
+    let dir = scratch("missing");
+    let d = dir.to_str().unwrap();
+    // Nothing there yet (the folder does not exist): every pair.
+    assert_eq!(
+        lines(&["egdb", "list", "--pieces", "3", "--missing", d]),
+        lines(&["egdb", "list", "--pieces", "3"])
+    );
+    let opts = BuildOptions {
+        variant: Variant::Russian,
+        pieces: 3,
+        dir: dir.clone(),
+        only: None,
+    };
+    build(&opts, &mut |_| {}).expect("build the tables");
+    assert!(lines(&["egdb", "list", "--pieces", "3", "--missing", d]).is_empty());
+    assert!(lines(&["egdb", "list", "--pieces", "2", "--missing", d]).is_empty());
+    assert_eq!(
+        lines(&[
+            "egdb",
+            "list",
+            "--pieces",
+            "4",
+            "--men",
+            "1",
+            "--missing",
+            d
+        ]),
+        ["KKM-K", "KM-KK", "M-KKK"]
+    );
+    // One file of one side gone: that pair is listed again, in its wave.
+    std::fs::remove_file(dir.join("M-KK.plies")).unwrap();
+    assert_eq!(
+        lines(&["egdb", "list", "--pieces", "3", "--missing", d]),
+        ["M-KK"]
+    );
+    assert!(lines(&[
+        "egdb",
+        "list",
+        "--pieces",
+        "3",
+        "--men",
+        "2",
+        "--missing",
+        d
+    ])
+    .is_empty());
+    // A file where the folder should be: a one-line error.
+    let file = dir.join("K-K.egdb");
+    let (status, _, err) = crate::cli::shashki(&[
+        "egdb",
+        "list",
+        "--pieces",
+        "3",
+        "--missing",
+        file.to_str().unwrap(),
+    ]);
+    assert_ne!(status, 0);
+    assert!(err.contains("is not a folder"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -354,6 +354,11 @@ enum EgdbCommand {
         /// space, both sides to move).
         #[arg(long)]
         sizes: bool,
+        /// Only the pairs whose files are not all in this folder (a
+        /// resubmitted job array then does only what is left; a build
+        /// writes a file under its final name only when it is whole).
+        #[arg(long, value_name = "DIR")]
+        missing: Option<std::path::PathBuf>,
     },
     /// Check every file of a folder: its checks, and that every win has a
     /// move to a loss and every loss only moves to wins.
@@ -1014,10 +1019,31 @@ fn run_egdb(cmd: EgdbCommand) -> Result<(), String> {
             println!("done: {}", opts.dir.display());
             Ok(())
         }
-        EgdbCommand::List { pieces, men, sizes } => {
+        EgdbCommand::List {
+            pieces,
+            men,
+            sizes,
+            missing,
+        } => {
+            use shashki::egdb::file::Kind;
+            let whole = |dir: &std::path::Path, c: shashki::egdb::Combo| {
+                [c, c.swapped()].into_iter().all(|c| {
+                    [Kind::Values, Kind::Plies]
+                        .into_iter()
+                        .all(|k| dir.join(k.file_name(c)).is_file())
+                })
+            };
+            if let Some(dir) = &missing {
+                if !dir.is_dir() && dir.exists() {
+                    return Err(format!("egdb list: '{}' is not a folder", dir.display()));
+                }
+            }
             let mut out = std::io::stdout().lock();
             for c in shashki::egdb::build::build_order(pieces) {
                 if c.pieces() != pieces || men.is_some_and(|m| c.men() != m) {
+                    continue;
+                }
+                if missing.as_deref().is_some_and(|d| whole(d, c)) {
                     continue;
                 }
                 let line = if sizes {
