@@ -7,7 +7,8 @@
 #      cluster/egdb.sh (12 waves each, as job arrays, and egdb verify) and
 #      checks every file byte for byte against a serial `egdb build`;
 #   2. cancels a task of one wave of a second Russian build before it runs
-#      (the waves after it are cancelled with it), resubmits, and checks
+#      (the waves after it are cancelled with it), checks that a second
+#      submission is refused while the build is queued, resubmits, and checks
 #      that only the missing pairs were submitted and the folder is whole
 #      and identical;
 #   3. plays 2 self-play shards with cluster/gen.sbatch, cancels the second
@@ -22,6 +23,9 @@
 #   cluster/test-slurm.sh            # KEEP=1 keeps the scratch folder
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The scripts' settings come from the environment: none from the caller's.
+unset FROM CPUS MEM TIME LOGS VERIFY_MEM VERIFY_TIME FORCE WEIGHTS SHASHKI
+for v in $(compgen -e | grep '^SBATCH_' || true); do unset "$v"; done
 root=$(pwd)
 started=$(date +%s)
 
@@ -55,6 +59,7 @@ T=$root/target/release/shashki-tune
 W=$(mktemp -d /tmp/shashki-slurm.XXXXXX)
 node=$(hostname -s)
 cleanup() {
+  [ -f "$W/slurmctld.pid" ] && scancel --full --quiet --user=root 2>/dev/null && sleep 1 || true
   for p in slurmd slurmctld munged; do
     [ -f "$W/$p.pid" ] && kill "$(cat "$W/$p.pid")" 2>/dev/null || true
   done
@@ -165,6 +170,8 @@ for v in russian brazilian; do
     fail "$v: the verify job ended $(state "$verify"): $(tail -3 "$W/slurm/$v-logs/"*verify*.log)"
   grep -q " files of $v verified in $W/slurm/$v\$" "$W/slurm/$v-logs/"*verify*.log ||
     fail "$v: egdb verify did not pass: $(tail -3 "$W/slurm/$v-logs/"*verify*.log)"
+  grep -q "complete: every pair of 2 to 4 pieces of $v is in $W/slurm/$v\$" "$W/slurm/$v-logs/"*verify*.log ||
+    fail "$v: the verify job did not find the build complete: $(tail -3 "$W/slurm/$v-logs/"*verify*.log)"
   pairs=$(for n in 2 3 4; do "$B" egdb list --pieces $n; done | wc -l)
   logs=$(ls "$W/slurm/$v-logs/"egdb-$v-[0-9]*.log | wc -l)
   [ "$logs" = "$pairs" ] || fail "$v: $logs task logs, not one for each of the $pairs pairs"
@@ -178,6 +185,11 @@ VARIANT=russian PIECES=4 DIR=$R SHASHKI=$B cluster/egdb.sh > "$W/resume-1.txt"
 wave=$(sed -n 's/^wave 4 pieces, 2 men: job \([0-9]*\),.*/\1/p' "$W/resume-1.txt")
 [ -n "$wave" ] || fail "no wave 4/2 in $(cat "$W/resume-1.txt")"
 scancel "${wave}_2"
+# While jobs of the build are queued, a second submission is refused.
+if VARIANT=russian PIECES=4 DIR=$R SHASHKI=$B cluster/egdb.sh > "$W/refused.txt" 2>&1; then
+  fail "cluster/egdb.sh submitted while the build's jobs were queued: $(cat "$W/refused.txt")"
+fi
+grep -q "still queued or running" "$W/refused.txt" || fail "no reason given for the refusal: $(cat "$W/refused.txt")"
 drain
 # (A pending task cancelled keeps no record of its own: that it never ran
 # shows in its log, which is not there.)
