@@ -379,16 +379,18 @@ fn only_builds_each_pair_of_a_wave_alone() {
     let _ = std::fs::remove_dir_all(&part);
 }
 
+/// The lines `shashki ARGS` prints, the command having succeeded.
+fn lines(args: &[&str]) -> Vec<String> {
+    let (status, out, err) = crate::cli::shashki(args);
+    assert_eq!(status, 0, "{args:?}: {err}");
+    out.lines().map(str::to_string).collect()
+}
+
 /// `egdb list`: the pairs of one piece count in build order, by the names
 /// `--only` takes, split into waves by men, with their sizes on demand.
 #[test]
 fn egdb_list_names_the_pairs_of_a_piece_count() {
     use shashki::egdb::build::build_order;
-    let lines = |args: &[&str]| -> Vec<String> {
-        let (status, out, err) = crate::cli::shashki(args);
-        assert_eq!(status, 0, "{args:?}: {err}");
-        out.lines().map(str::to_string).collect()
-    };
     for n in 2..=6u32 {
         let want: Vec<Combo> = build_order(n)
             .into_iter()
@@ -432,11 +434,6 @@ fn egdb_list_names_the_pairs_of_a_piece_count() {
 /// builds only what is left.
 #[test]
 fn egdb_list_missing_leaves_out_the_pairs_already_built() {
-    let lines = |args: &[&str]| -> Vec<String> {
-        let (status, out, err) = crate::cli::shashki(args);
-        assert_eq!(status, 0, "{args:?}: {err}");
-        out.lines().map(str::to_string).collect()
-    };
     let dir = scratch("missing");
     let d = dir.to_str().unwrap();
     // Nothing there yet (the folder does not exist): every pair.
