@@ -33,6 +33,24 @@ fn best_from(order: &[(i32, u16)], from: usize) -> usize {
     j
 }
 
+/// Plies a late quiet move `i` (from 0, in search order) of a node of
+/// `depth` is searched less deep: growing with the logarithms of both, one
+/// less at a node of the principal variation, and at least one ply left.
+#[inline]
+fn reduction(depth: i32, i: usize, pv_node: bool) -> i32 {
+    static TABLE: once_cell::sync::Lazy<[[u8; 64]; 64]> = once_cell::sync::Lazy::new(|| {
+        let mut t = [[0u8; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (i, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (d as f64).ln() * (i as f64).ln() / 2.25) as u8;
+            }
+        }
+        t
+    });
+    let r = i32::from(TABLE[(depth as usize).min(63)][i.min(63)]) - pv_node as i32;
+    r.clamp(0, depth - 2)
+}
+
 /// The position after `m` (copy-make).
 #[inline(always)]
 fn play<R: Rules>(pos: &Position, m: &Move) -> Position {
@@ -314,7 +332,7 @@ impl<'a> Worker<'a> {
                 -self.negamax::<R>(&child, depth - 1, -beta, -alpha, ply + 1, pv_node)
             } else {
                 let r = if quiet && depth >= 3 && i >= 3 {
-                    1 + (i >= 8 && depth >= 5) as i32
+                    reduction(depth, i, pv_node)
                 } else {
                     0
                 };
