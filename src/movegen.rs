@@ -234,6 +234,14 @@ fn each_nearest_first(d: usize, mut squares: Bitboard, mut f: impl FnMut(u8)) {
     }
 }
 
+/// Whether the side not to move would have a capture were it its turn: a
+/// threat the static evaluation does not see.
+pub(crate) fn threatened<R: Rules>(pos: &Position) -> bool {
+    let mut m = pos.men();
+    m.side = m.side.opposite();
+    board_of::<R>(&m).must_capture::<R>()
+}
+
 pub(crate) fn gen<R: Rules, const DEDUP: bool, S: MoveSink>(pos: &Position, list: &mut S) {
     list.clear();
     let b = board::<R>(pos);

@@ -6,7 +6,7 @@
 //! captures.
 
 use super::repetition::repetition_score;
-use super::score::{from_tt, tb_likely, tb_score, terminal_score, to_tt, INF, MAX_PLY};
+use super::score::{from_tt, tb_likely, tb_score, terminal_score, to_tt, INF, MAX_PLY, TB_BOUND};
 use super::worker::{Worker, BUSY_MIN_DEPTH};
 use crate::egdb::Verdict;
 use crate::eval;
@@ -20,6 +20,11 @@ use smallvec::SmallVec;
 /// Longest run of forced captures the quiescence search follows (tower
 /// kings can capture back and forth for a long time).
 pub(super) const MAX_QUIESCENCE: i32 = 24;
+
+/// Deepest remaining depth at which reverse futility cuts, and its margin
+/// per ply (centi-men).
+const FUTILITY_DEPTH: i32 = 3;
+const FUTILITY_MARGIN: i32 = 70;
 
 /// The first entry of `order[from..]` with the highest ordering score.
 #[inline(always)]
@@ -260,6 +265,19 @@ impl<'a> Worker<'a> {
                 self.s.tt.prefetch(pos.key_after::<R>(m));
             }
         }
+        let captures = self.stack[base].is_capture();
+        // Reverse futility: at a quiet node near the leaves whose static
+        // value is far enough above beta, with no threat against the side
+        // to move, the search would find a cut; it is taken at once.
+        if !R::TOWERS && !pv_node && depth <= FUTILITY_DEPTH && n > 1 && !captures {
+            let margin = FUTILITY_MARGIN * depth;
+            if beta.abs() < TB_BOUND - margin {
+                let static_eval = eval::evaluate_with(pos, self.s.weights);
+                if static_eval - margin >= beta && !movegen::threatened::<R>(pos) {
+                    return static_eval - margin;
+                }
+            }
+        }
         let tt_index = entry
             .and_then(|e| e.move_index.map(|i| (usize::from(i), e.move_from)))
             .and_then(|(i, from)| (i < n && self.stack[base + i].from().0 == from).then_some(i));
@@ -291,7 +309,6 @@ impl<'a> Worker<'a> {
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_index = 0usize;
-        let captures = self.stack[base].is_capture();
         // Moves whose position another thread is searching, put off to the
         // end (ABDADA's idea): (ordinal, index in the generator's order).
         let busy = self.s.busy.filter(|_| depth >= BUSY_MIN_DEPTH);
