@@ -26,6 +26,9 @@ pub(super) const MAX_QUIESCENCE: i32 = 24;
 const FUTILITY_DEPTH: i32 = 3;
 const FUTILITY_MARGIN: i32 = 70;
 
+/// Bound of a history score either way.
+const HISTORY_MAX: i32 = 1 << 20;
+
 /// The first entry of `order[from..]` with the highest ordering score.
 #[inline(always)]
 fn best_from(order: &[(i32, u16)], from: usize) -> usize {
@@ -313,6 +316,9 @@ impl<'a> Worker<'a> {
         // end (ABDADA's idea): (ordinal, index in the generator's order).
         let busy = self.s.busy.filter(|_| depth >= BUSY_MIN_DEPTH);
         let mut deferred: SmallVec<[(usize, usize); 16]> = SmallVec::new();
+        // The quiet moves searched without a cut, (from, to): a cut by a
+        // later quiet move lowers their history.
+        let mut tried: SmallVec<[(usize, usize); 32]> = SmallVec::new();
         let mut next = 0;
         let mut later = 0;
         loop {
@@ -386,13 +392,21 @@ impl<'a> Worker<'a> {
                                 k[1] = k[0];
                                 k[0] = Some(m);
                             }
+                            let bonus = depth * depth;
                             let h =
                                 &mut self.history[side][m.from().index() & 63][m.to().index() & 63];
-                            *h = (*h + depth * depth).min(1 << 20);
+                            *h = (*h + bonus).min(HISTORY_MAX);
+                            for &(from, to) in &tried {
+                                let h = &mut self.history[side][from][to];
+                                *h = (*h - bonus).max(-HISTORY_MAX);
+                            }
                         }
                         break;
                     }
                 }
+            }
+            if quiet {
+                tried.push((m.from().index() & 63, m.to().index() & 63));
             }
         }
         let bound = if best >= beta {
