@@ -26,6 +26,12 @@ pub(super) const MAX_QUIESCENCE: i32 = 24;
 const FUTILITY_DEPTH: i32 = 3;
 const FUTILITY_MARGIN: i32 = 70;
 
+/// ProbCut: the least depth it is tried at, the plies its shallow search
+/// is short of the full one, and its margin above beta (centi-men).
+const PROBCUT_DEPTH: i32 = 5;
+const PROBCUT_REDUCTION: i32 = 4;
+const PROBCUT_MARGIN: i32 = 100;
+
 /// Bound of a history score either way.
 const HISTORY_MAX: i32 = 1 << 20;
 
@@ -239,6 +245,24 @@ impl<'a> Worker<'a> {
                 Bound::Upper => s <= alpha,
             };
             if cut {
+                return s;
+            }
+        }
+        // ProbCut: where a shallow search already clears beta by a wide
+        // margin, the full one almost surely would; a non-PV node takes the
+        // cut.
+        if in_play
+            && !R::TOWERS
+            && !pv_node
+            && depth >= PROBCUT_DEPTH
+            && beta.abs() < TB_BOUND - PROBCUT_MARGIN
+        {
+            let bound = beta + PROBCUT_MARGIN;
+            let s = self.negamax::<R>(pos, depth - PROBCUT_REDUCTION, bound - 1, bound, ply, false);
+            if self.stopped {
+                return 0;
+            }
+            if s >= bound {
                 return s;
             }
         }
