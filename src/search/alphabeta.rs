@@ -1,9 +1,12 @@
 //! The alpha-beta of one thread: the root moves, a principal variation
-//! search with late move reductions and the table's cuts, the endgame
-//! tables probed at the nodes they cover, move ordering (the table's move,
-//! captures, promotions, killers, history), moves another thread is
-//! searching put off, and the quiescence search that follows forced
-//! captures.
+//! search with late move reductions (Russian and Brazilian: by the
+//! logarithms of depth and move number), reverse futility and ProbCut
+//! (Russian and Brazilian) and the table's cuts, the endgame tables probed
+//! at the nodes they cover, move ordering (the table's move, captures,
+//! promotions, killers, history raised by a cut and, in Russian and
+//! Brazilian, lowered for the quiet moves searched before it),
+//! moves another thread is searching put off, and the quiescence search
+//! that follows forced captures.
 
 use super::repetition::repetition_score;
 use super::score::{from_tt, tb_likely, tb_score, terminal_score, to_tt, INF, MAX_PLY, TB_BOUND};
@@ -379,7 +382,12 @@ impl<'a> Worker<'a> {
                 -self.negamax::<R>(&child, depth - 1, -beta, -alpha, ply + 1, pv_node)
             } else {
                 let r = if quiet && depth >= 3 && i >= 3 {
-                    reduction(depth, i, pv_node)
+                    if R::TOWERS {
+                        // Adiyukh keeps the reductions it was measured with.
+                        1 + (i >= 8 && depth >= 5) as i32
+                    } else {
+                        reduction(depth, i, pv_node)
+                    }
                 } else {
                     0
                 };
@@ -429,7 +437,7 @@ impl<'a> Worker<'a> {
                     }
                 }
             }
-            if quiet {
+            if quiet && !R::TOWERS {
                 tried.push((m.from().index() & 63, m.to().index() & 63));
             }
         }
