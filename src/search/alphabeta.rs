@@ -53,8 +53,13 @@ fn best_from(order: &[(i32, u16)], from: usize) -> usize {
 /// Plies a late quiet move `i` (from 0, in search order) of a node of
 /// `depth` is searched less deep: growing with the logarithms of both, one
 /// less at a node of the principal variation, and at least one ply left.
+/// Adiyukh keeps the reductions it was measured with: one ply, two from
+/// the ninth move at depth 5 or more.
 #[inline]
-fn reduction(depth: i32, i: usize, pv_node: bool) -> i32 {
+fn reduction<R: Rules>(depth: i32, i: usize, pv_node: bool) -> i32 {
+    if R::TOWERS {
+        return 1 + (i >= 8 && depth >= 5) as i32;
+    }
     static TABLE: once_cell::sync::Lazy<[[u8; 64]; 64]> = once_cell::sync::Lazy::new(|| {
         let mut t = [[0u8; 64]; 64];
         for (d, row) in t.iter_mut().enumerate().skip(1) {
@@ -288,13 +293,6 @@ impl<'a> Worker<'a> {
                 0
             };
         }
-        if depth > 1 {
-            // Every child probes the table first thing: start the loads of
-            // their buckets now, together, so they overlap.
-            for m in &self.stack[base..] {
-                self.s.tt.prefetch(pos.key_after::<R>(m));
-            }
-        }
         let captures = self.stack[base].is_capture();
         // Reverse futility: at a quiet node near the leaves whose static
         // value is far enough above beta, with no threat against the side
@@ -306,6 +304,13 @@ impl<'a> Worker<'a> {
                 if static_eval - margin >= beta && !movegen::threatened::<R>(pos) {
                     return static_eval - margin;
                 }
+            }
+        }
+        if depth > 1 {
+            // Every child probes the table first thing: start the loads of
+            // their buckets now, together, so they overlap.
+            for m in &self.stack[base..] {
+                self.s.tt.prefetch(pos.key_after::<R>(m));
             }
         }
         let tt_index = entry
@@ -382,12 +387,7 @@ impl<'a> Worker<'a> {
                 -self.negamax::<R>(&child, depth - 1, -beta, -alpha, ply + 1, pv_node)
             } else {
                 let r = if quiet && depth >= 3 && i >= 3 {
-                    if R::TOWERS {
-                        // Adiyukh keeps the reductions it was measured with.
-                        1 + (i >= 8 && depth >= 5) as i32
-                    } else {
-                        reduction(depth, i, pv_node)
-                    }
+                    reduction::<R>(depth, i, pv_node)
                 } else {
                     0
                 };
