@@ -4,10 +4,11 @@
 #   tuning/pattern-fit.sh                  # every variant
 #   tuning/pattern-fit.sh brazilian        # one variant
 # DATA (default tuning/out/patterns) is where the shards are, SCORED
-# (tuning/out/scored) the Russian shards with search scores
-# (tuning/pattern-rescore.sh russian): Russian's labels are half the game's
-# result and half what a depth-8 search predicts; the report of
-# each fit goes to tuning/out/<variant>-patterns.txt and its loss plot to
+# (tuning/out/scored) the Russian and Brazilian shards with search scores
+# (tuning/pattern-rescore.sh russian brazilian): their labels are half the
+# game's result and half what a depth-8 search predicts (the built-in
+# weights: Russian shards 0-12, Brazilian 0-6); the report of each fit
+# goes to tuning/out/<variant>-patterns.txt and its loss plot to
 # tuning/plots/<variant>-patterns.svg. Rebuild the engine afterwards
 # (cargo build --release): the weights are compiled in.
 set -euo pipefail
@@ -23,7 +24,7 @@ fi
 mkdir -p tuning/out tuning/plots
 data_of() {
   case "$1" in
-    russian) echo "--result 0.5 $SCORED/russian" ;;
+    russian | brazilian) echo "--result 0.5 $SCORED/$1" ;;
     *) echo "$DATA/$1" ;;
   esac
 }
