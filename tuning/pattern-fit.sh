@@ -7,7 +7,7 @@
 # (tuning/out/scored) the Russian and Brazilian shards with search scores
 # (tuning/pattern-rescore.sh russian brazilian): their labels are half the
 # game's result and half what a depth-8 search predicts (the built-in
-# weights: Russian shards 0-12, Brazilian 0-6); the report of each fit
+# weights: Russian shards 0-12, Brazilian 0-4); the report of each fit
 # goes to tuning/out/<variant>-patterns.txt and its loss plot to
 # tuning/plots/<variant>-patterns.svg. Rebuild the engine afterwards
 # (cargo build --release): the weights are compiled in.
