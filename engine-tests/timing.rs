@@ -137,17 +137,21 @@ fn stop_answers_quickly_and_isready_answers_while_searching() {
 /// takes around every move, in milliseconds: half before it sends `go` (the
 /// clock already running), half after it reads `bestmove`.
 const CLIENT_DELAY_MS: u64 = 8;
-const BASE_MS: u64 = 300;
+const BASE_MS: u64 = 400;
 const INC_MS: u64 = 3;
 /// The delay is larger than the increment, so every move drains at least
 /// 5 ms whatever the engine does (and the pipes add a millisecond or two):
-/// 300 ms last at most 60 moves of a side, or about 40 at 7 ms. Games end
+/// 400 ms last at most 80 moves of a side, or about 57 at 7 ms. Games end
 /// (drawn) at 50 plies, 24 engine moves a side: about 170 ms go to the
-/// client, leaving the engine about 5 ms a move.
+/// client, leaving the engine about 9 ms a move. An engine that charged
+/// nothing for the client would plan about 16 ms a move at first and run
+/// out near the end; 300 ms left a debug build that charged the client
+/// rightly too little room on a loaded two-core machine (at its least,
+/// 1 ms planned, it took 7 ms there and lost a game at ply 50).
 const SLOW_CLIENT_PLIES: usize = 50;
 const SLOW_CLIENT_GAMES: usize = 20;
 
-/// 20 games in every variant at 0.3 s + 0.003 s through a client that
+/// 20 games in every variant at 0.4 s + 0.003 s through a client that
 /// takes 8 ms around every move, two games at a time, the clock kept here.
 /// The engines start with `Move Overhead` 0, so only what they learn of the
 /// client from its clocks keeps them on time: no game may be lost on time,
