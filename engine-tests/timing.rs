@@ -149,6 +149,12 @@ const INC_MS: u64 = 3;
 /// rightly too little room on a loaded two-core machine (at its least,
 /// 1 ms planned, it took 7 ms there and lost a game at ply 50).
 const SLOW_CLIENT_PLIES: usize = 50;
+/// What the machine may add to one move as seen from here. On a 2-core
+/// virtual machine like CI's, a move now and then came back 12-16 ms past its
+/// hard limit (2 runs of this test in 15) while 5 runs of 3,800 moves,
+/// watched for it, showed none more than 4 ms past: a stall of the
+/// machine, not the engine's habit.
+const SCHEDULING_MS: f64 = 25.0;
 const SLOW_CLIENT_GAMES: usize = 20;
 
 /// 20 games in every variant at 0.4 s + 0.003 s through a client that
@@ -157,8 +163,9 @@ const SLOW_CLIENT_GAMES: usize = 20;
 /// client from its clocks keeps them on time: no game may be lost on time,
 /// every engine must report the overhead it measured, and no move may take
 /// longer than the hard limit the budget allows with no overhead at all
-/// (an engine that charges more only spends less), give or take 10 ms of
-/// scheduling on two cores shared by four engine processes.
+/// (an engine that charges more only spends less), give or take
+/// [`SCHEDULING_MS`] of scheduling on two cores shared by four engine
+/// processes.
 fn a_slow_client_never_costs_a_game_on_time() {
     let mut totals = Vec::new();
     for variant in Variant::ALL {
@@ -244,7 +251,7 @@ fn slow_client_games(variant: Variant, half: usize) -> (usize, i64, Vec<u64>) {
             .budget(Overhead::per_move(0))
             .hard_ms as f64;
             assert!(
-                engine_ms <= hard + 10.0,
+                engine_ms <= hard + SCHEDULING_MS,
                 "{variant} game {g} ply {ply}: the engine took {engine_ms:.1} ms, its hard limit is {hard} ms (clock {clock:?})"
             );
             assert!(
