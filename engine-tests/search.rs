@@ -869,3 +869,46 @@ fn searcher_uses_the_weights_it_is_given() {
         built_in
     );
 }
+
+/// Whether every reply of the side to move of `pos` leaves the opponent a
+/// capture (and there is at least one reply).
+fn every_reply_allows_a_capture(pos: &Position) -> bool {
+    let replies = pos.legal_moves();
+    !replies.is_empty()
+        && replies.iter().all(|r| {
+            let after = pos.play(r);
+            after.legal_moves().iter().any(|m| m.is_capture())
+        })
+}
+
+#[test]
+fn a_depth_one_search_sees_a_threat_that_cannot_be_met() {
+    // White's king b6 has no capture. On d4 it threatens f6 along the long
+    // diagonal, and no reply meets the threat: f6 has no safe square (e5
+    // stands next to the king, g5 is Black's own), and the other men's
+    // moves leave f6 where it was (h6 blocks the king's other threat, on
+    // g5, from e3). A quiet leaf that the opponent threatens is searched
+    // a ply on (the threat search), so even a depth-1 search sees the man
+    // won; the static value of the leaf does not (without the threat
+    // search, depth 1 plays b6-c5 here).
+    for (variant, text) in [
+        (RUSSIAN, "W:WKb6,a1,c1,e1,g1:Bf6,g5,a7,b8,d8,h6"),
+        (BRAZILIAN, "W:WKb6,a1,c1,e1,g1:Bf6,g5,a7,b8,d8,h6"),
+    ] {
+        let g = game(variant, text);
+        let pos = g.position();
+        assert!(
+            pos.legal_moves().iter().all(|m| !m.is_capture()),
+            "{variant} {text}: White must have no capture"
+        );
+        let mut searcher = Searcher::new(16, 1);
+        let r = search(&mut searcher, &g, &Limits::depth(1));
+        assert_legal_result(pos, &r, text);
+        let best = r.best.unwrap();
+        assert!(
+            every_reply_allows_a_capture(&pos.play(&best)),
+            "{variant} {text}: depth 1 played {}, which threatens nothing unstoppable",
+            move_text(pos, &best)
+        );
+    }
+}

@@ -6,7 +6,9 @@
 //! promotions, killers, history raised by a cut and, in Russian and
 //! Brazilian, lowered for the quiet moves searched before it),
 //! moves another thread is searching put off, and the quiescence search
-//! that follows forced captures.
+//! that follows forced captures and, once on a line (Russian and
+//! Brazilian), searches the moves of a quiet leaf the opponent threatens
+//! to capture in.
 
 use super::repetition::repetition_score;
 use super::score::{from_tt, tb_likely, tb_score, terminal_score, to_tt, INF, MAX_PLY, TB_BOUND};
@@ -26,14 +28,14 @@ pub(super) const MAX_QUIESCENCE: i32 = 24;
 
 /// Deepest remaining depth at which reverse futility cuts, and its margin
 /// per ply (centi-men).
-const FUTILITY_DEPTH: i32 = 3;
-const FUTILITY_MARGIN: i32 = 70;
+const FUTILITY_DEPTH: i32 = 4;
+const FUTILITY_MARGIN: i32 = 50;
 
 /// ProbCut: the least depth it is tried at, the plies its shallow search
 /// is short of the full one, and its margin above beta (centi-men).
 const PROBCUT_DEPTH: i32 = 5;
 const PROBCUT_REDUCTION: i32 = 4;
-const PROBCUT_MARGIN: i32 = 100;
+const PROBCUT_MARGIN: i32 = 80;
 
 /// Bound of a history score either way.
 const HISTORY_MAX: i32 = 1 << 20;
@@ -222,7 +224,7 @@ impl<'a> Worker<'a> {
             return repetition_score::<R>(pos);
         }
         if depth <= 0 {
-            return self.quiescence::<R>(pos, alpha, beta, ply, 0);
+            return self.quiescence::<R>(pos, alpha, beta, ply, 0, true);
         }
         self.tick();
         if self.stopped {
@@ -464,7 +466,9 @@ impl<'a> Worker<'a> {
     }
 
     /// Quiescence: forced captures are searched in full (a position with a
-    /// capture is never quiet); otherwise the static evaluation stands.
+    /// capture is never quiet); otherwise the static evaluation stands,
+    /// unless the opponent threatens a capture and `threat_search` allows
+    /// the quiet moves to be searched (then not again below them).
     fn quiescence<R: Rules>(
         &mut self,
         pos: &Position,
@@ -472,13 +476,16 @@ impl<'a> Worker<'a> {
         beta: i32,
         ply: usize,
         qdepth: i32,
+        threat_search: bool,
     ) -> i32 {
         self.tick();
         if self.stopped {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        // Below the first ply every node was reached by a capture.
+        // Below the first ply every node was reached by a capture, or by a
+        // quiet move of a threat search, which only runs where the tables do
+        // not cover the pieces.
         match self.probe::<R>(pos, qdepth > 0) {
             Some((Verdict::Exact(wdl), plies)) => {
                 return tb_score(wdl, ply, pos, plies, self.s.weights)
@@ -499,12 +506,35 @@ impl<'a> Worker<'a> {
         };
         match movegen::forcing::<R, _>(pos, !deep, &mut top) {
             Forcing::NoMove => return terminal_score::<R>(pos, ply),
-            Forcing::Quiet => return eval::evaluate_with(pos, self.s.weights),
+            Forcing::Quiet => {
+                let stand = eval::evaluate_with(pos, self.s.weights);
+                // A quiet position the opponent threatens to capture in is
+                // not quiet: where the static value would not fail low, the
+                // quiet moves are searched (once on a line) to meet the
+                // threat. Not where the tables cover the pieces (they did
+                // not answer for these counters, and the children, probed
+                // as if reached by a capture, would take theirs as zero).
+                if R::TOWERS
+                    || deep
+                    || !threat_search
+                    || stand <= alpha
+                    || pos.occupied().count_ones() <= self.s.tb_pieces
+                    || !movegen::threatened::<R>(pos)
+                {
+                    return stand;
+                }
+                let mut top = StackTop {
+                    stack: &mut self.stack,
+                    base,
+                };
+                movegen::gen::<R, true, _>(pos, &mut top);
+            }
             Forcing::Captures if deep => return eval::evaluate_with(pos, self.s.weights),
             Forcing::Captures => {}
         }
         let mut best = -INF;
         let n = self.stack.len() - base;
+        let captures = self.stack[base].is_capture();
         for i in 0..n {
             let m = self.stack[base + i];
             let child = play::<R>(pos, &m);
@@ -513,14 +543,28 @@ impl<'a> Worker<'a> {
                 let s = if self.repeated::<R>() {
                     -repetition_score::<R>(&child)
                 } else {
-                    -self.quiescence::<R>(&child, -beta, -alpha, ply + 1, qdepth + 1)
+                    -self.quiescence::<R>(
+                        &child,
+                        -beta,
+                        -alpha,
+                        ply + 1,
+                        qdepth + 1,
+                        threat_search && captures,
+                    )
                 };
                 self.pop_key::<R>();
                 s
             } else {
                 // Only captures from here on: none can be undone, so no
                 // position below repeats and no key is needed.
-                -self.quiescence::<R>(&child, -beta, -alpha, ply + 1, qdepth + 1)
+                -self.quiescence::<R>(
+                    &child,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    qdepth + 1,
+                    threat_search && captures,
+                )
             };
             if self.stopped {
                 best = 0;
