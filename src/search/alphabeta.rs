@@ -534,7 +534,8 @@ impl<'a> Worker<'a> {
         }
         let mut best = -INF;
         let n = self.stack.len() - base;
-        let captures = self.stack[base].is_capture();
+        // The threat search runs once on a line: not below its own moves.
+        let threat_below = threat_search && self.stack[base].is_capture();
         for i in 0..n {
             let m = self.stack[base + i];
             let child = play::<R>(pos, &m);
@@ -543,28 +544,14 @@ impl<'a> Worker<'a> {
                 let s = if self.repeated::<R>() {
                     -repetition_score::<R>(&child)
                 } else {
-                    -self.quiescence::<R>(
-                        &child,
-                        -beta,
-                        -alpha,
-                        ply + 1,
-                        qdepth + 1,
-                        threat_search && captures,
-                    )
+                    -self.quiescence::<R>(&child, -beta, -alpha, ply + 1, qdepth + 1, threat_below)
                 };
                 self.pop_key::<R>();
                 s
             } else {
                 // Only captures from here on: none can be undone, so no
                 // position below repeats and no key is needed.
-                -self.quiescence::<R>(
-                    &child,
-                    -beta,
-                    -alpha,
-                    ply + 1,
-                    qdepth + 1,
-                    threat_search && captures,
-                )
+                -self.quiescence::<R>(&child, -beta, -alpha, ply + 1, qdepth + 1, threat_below)
             };
             if self.stopped {
                 best = 0;
