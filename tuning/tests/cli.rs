@@ -443,8 +443,15 @@ fn fit_patterns_lowers_the_validation_loss() {
         out.contains("labels 0.5 x outcome + 0.5 x the search's prediction"),
         "{out}"
     );
+    // The validation loss is measured against the results, which these
+    // labels only half follow, so its fall is smaller than the results-only
+    // fit's: 0.8% with the search of 2026-12-04's games. A fit that learned
+    // nothing would leave it where it was.
     let (before, after) = validation_losses(&out);
-    assert!(after < before * 0.99, "blended: {before} -> {after}: {out}");
+    assert!(
+        after < before * 0.995,
+        "blended: {before} -> {after}: {out}"
+    );
     let labels = temp("bad-label.data");
     std::fs::write(&labels, "variant adiyukh-64\n25 W:Wa1:Bh8\n").unwrap();
     // Bad input: one line, status 2.
