@@ -549,8 +549,9 @@ impl<'a> Worker<'a> {
                 self.pop_key::<R>();
                 s
             } else {
-                // Only captures from here on: none can be undone, so no
-                // position below repeats and no key is needed.
+                // Only captures from here on, and at most one quiet move of
+                // a threat search: no key is kept (a repetition that move
+                // makes is not seen; it leads to a capture or a leaf).
                 -self.quiescence::<R>(&child, -beta, -alpha, ply + 1, qdepth + 1, threat_below)
             };
             if self.stopped {
