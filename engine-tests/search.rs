@@ -891,10 +891,8 @@ fn a_depth_one_search_sees_a_threat_that_cannot_be_met() {
     // a ply on (the threat search), so even a depth-1 search sees the man
     // won; the static value of the leaf does not (without the threat
     // search, depth 1 plays b6-c5 here).
-    for (variant, text) in [
-        (RUSSIAN, "W:WKb6,a1,c1,e1,g1:Bf6,g5,a7,b8,d8,h6"),
-        (BRAZILIAN, "W:WKb6,a1,c1,e1,g1:Bf6,g5,a7,b8,d8,h6"),
-    ] {
+    let text = "W:WKb6,a1,c1,e1,g1:Bf6,g5,a7,b8,d8,h6";
+    for variant in [RUSSIAN, BRAZILIAN] {
         let g = game(variant, text);
         let pos = g.position();
         assert!(
