@@ -16,7 +16,8 @@
 //! are hard-coded; every run proves them again before asking the engine.
 //!
 //! The rest: the stop flag is obeyed promptly, a stopped or forced search
-//! still returns a legal move, 1-thread searches are deterministic, the
+//! still returns a legal move, 1-thread searches are deterministic (and a
+//! new game searches as a fresh searcher does), the
 //! transposition table keeps to its size, and a 2-thread search works.
 
 use shashki::game::Game;
@@ -758,6 +759,29 @@ fn one_thread_searches_are_deterministic() {
                 "{variant} {text} {limits:?}: two fresh 1-thread searches differ"
             );
         }
+    }
+}
+
+#[test]
+fn a_new_game_searches_as_a_fresh_searcher_does() {
+    // A searcher keeps what it learnt from one search of a game to the next
+    // (the table, the history of the quiet moves); `clear` (a new game)
+    // forgets all of it, so the first search of the next game is the same,
+    // node for node, as a new searcher's.
+    for (variant, text) in determinism_positions() {
+        let g = game(variant, text);
+        let limits = Limits::depth(9);
+        let fresh = search(&mut Searcher::new(16, 1), &g, &limits);
+        let mut used = Searcher::new(16, 1);
+        let earlier = game(variant, variant.start_fen());
+        search(&mut used, &earlier, &Limits::depth(10));
+        used.clear();
+        let again = search(&mut used, &g, &limits);
+        assert_eq!(
+            (fresh.best, fresh.score, fresh.nodes),
+            (again.best, again.score, again.nodes),
+            "{variant} {text}: the search after a new game differs from a fresh searcher's"
+        );
     }
 }
 

@@ -4,7 +4,8 @@
 //! (Russian and Brazilian) and the table's cuts, the endgame tables probed
 //! at the nodes they cover, move ordering (the table's move, captures,
 //! promotions, killers, history raised by a cut and, in Russian and
-//! Brazilian, lowered for the quiet moves searched before it),
+//! Brazilian, lowered for the quiet moves searched before it and kept,
+//! halved, from one search of a game to the next),
 //! moves another thread is searching put off, and the quiescence search
 //! that follows forced captures and, once on a line (Russian and
 //! Brazilian), searches the moves of a quiet leaf the opponent threatens
@@ -66,7 +67,7 @@ fn reduction<R: Rules>(depth: i32, i: usize, pv_node: bool) -> i32 {
         let mut t = [[0u8; 64]; 64];
         for (d, row) in t.iter_mut().enumerate().skip(1) {
             for (i, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.75 + (d as f64).ln() * (i as f64).ln() / 2.25) as u8;
+                *r = (0.75 + (d as f64).ln() * (i as f64).ln() / 1.8) as u8;
             }
         }
         t
@@ -327,7 +328,7 @@ impl<'a> Worker<'a> {
         let side = pos.side_to_move().index();
         // (ordering score, index in the generator's order) per move.
         let order_base = self.order.len();
-        let (killers, history) = (&self.killers[ply], &self.history[side]);
+        let (killers, history) = (&self.killers[ply], &self.memory.history[side]);
         self.order
             .extend(self.stack[base..].iter().enumerate().map(|(i, m)| {
                 let score = if Some(i) == tt_index {
@@ -428,10 +429,10 @@ impl<'a> Worker<'a> {
                             }
                             let bonus = depth * depth;
                             let h =
-                                &mut self.history[side][m.from().index() & 63][m.to().index() & 63];
+                                &mut self.memory.history[side][m.from().index() & 63][m.to().index() & 63];
                             *h = (*h + bonus).min(HISTORY_MAX);
                             for &(from, to) in &tried {
-                                let h = &mut self.history[side][from][to];
+                                let h = &mut self.memory.history[side][from][to];
                                 *h = (*h - bonus).max(-HISTORY_MAX);
                             }
                         }

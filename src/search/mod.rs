@@ -191,6 +191,9 @@ pub struct Searcher {
     /// Endgame tables, and the most pieces probed.
     tables: Option<Arc<Tables>>,
     tb_pieces: u32,
+    /// Each thread's history of the quiet moves from the last search of
+    /// this game.
+    memory: Vec<Box<worker::MoveMemory>>,
 }
 
 impl Searcher {
@@ -213,6 +216,7 @@ impl Searcher {
             weights: None,
             tables: None,
             tb_pieces: 0,
+            memory: Vec::new(),
         })
     }
 
@@ -258,6 +262,7 @@ impl Searcher {
     /// [`TranspositionTable::clear`], which takes no time whatever the size.
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.memory.clear();
     }
 
     /// The table (for its size and fill).

@@ -8,7 +8,7 @@
 use super::repetition::first_repeatable;
 use super::score::{terminal_score, Score, MAX_PLY};
 use super::tables::{along_tables, keeps_win, settled_at_once, table_line};
-use super::worker::{Busy, HelperResult, Shared, Worker};
+use super::worker::{Busy, HelperResult, MoveMemory, Shared, Worker};
 use super::{Info, Limits, SearchResult, Searcher};
 use crate::egdb::{Combo, Wdl};
 use crate::eval::weights::Weights;
@@ -166,21 +166,42 @@ impl Searcher {
                 .clamp(1, MAX_PLY as u32 - 10)
         };
         let threads = self.threads;
-        std::thread::scope(|scope| {
-            for id in 1..threads {
+        // Each thread's memory of the quiet moves, from the last search of
+        // this game (aged), or new (Adiyukh: always new, as it was measured).
+        let mut memory = std::mem::take(&mut self.memory);
+        memory.truncate(if root.variant().is_tower() { 0 } else { threads });
+        for m in &mut memory {
+            m.age();
+        }
+        memory.resize_with(threads, MoveMemory::new);
+        let mut memory = memory.into_iter();
+        let main_memory = memory.next().unwrap_or_else(MoveMemory::new);
+        let (r, kept) = std::thread::scope(|scope| {
+            let mut helpers = Vec::new();
+            for (id, memory) in (1..threads).zip(memory) {
                 let shared = &shared;
                 let history = history.clone();
                 let roots = roots.clone();
                 // A helper that cannot be started is done without: the
                 // search goes on with fewer threads.
-                let _ = std::thread::Builder::new()
+                let helper = std::thread::Builder::new()
                     .stack_size(32 << 20)
                     .spawn_scoped(scope, move || {
-                        let mut w = Worker::new(shared, id, history, first_repeatable, draw);
+                        let mut w =
+                            Worker::new(shared, id, history, first_repeatable, draw, memory);
                         w.iterate(&root, roots, max_depth, None, 1, &mut |_| {});
+                        w.memory
                     });
+                helpers.extend(helper.ok());
             }
-            let mut w = Worker::new(&shared, 0, history.clone(), first_repeatable, draw);
+            let mut w = Worker::new(
+                &shared,
+                0,
+                history.clone(),
+                first_repeatable,
+                draw,
+                main_memory,
+            );
             let mut r = w.iterate(
                 &root,
                 roots.clone(),
@@ -190,6 +211,8 @@ impl Searcher {
                 on_info,
             );
             done.store(true, Ordering::SeqCst);
+            let mut kept = vec![w.memory];
+            kept.extend(helpers.into_iter().filter_map(|h| h.join().ok()));
             // A helper that completed a deeper iteration than the main
             // thread (it may even have reached the depth limit first) has
             // the better result: it is reported and played.
@@ -224,7 +247,9 @@ impl Searcher {
                 r.ponder = line.moves.get(1).copied();
                 r.pv = line.moves;
             }
-            r
-        })
+            (r, kept)
+        });
+        self.memory = kept;
+        r
     }
 }

@@ -101,6 +101,31 @@ pub(super) struct HelperResult {
     pub(super) pv: Vec<Move>,
 }
 
+/// What one thread learnt of the quiet moves, kept from one search of a
+/// game to the next (halved at each new search) and forgotten with the
+/// table at a new game.
+#[derive(Clone)]
+pub(super) struct MoveMemory {
+    /// Per side, (from, to): raised by a cut, lowered (Russian, Brazilian)
+    /// for the quiet moves searched before the move that cut.
+    pub(super) history: [[[i32; 64]; 64]; 2],
+}
+
+impl MoveMemory {
+    pub(super) fn new() -> Box<MoveMemory> {
+        Box::new(MoveMemory {
+            history: [[[0; 64]; 64]; 2],
+        })
+    }
+
+    /// A new search of the same game: the history counts half.
+    pub(super) fn age(&mut self) {
+        for h in self.history.iter_mut().flatten().flatten() {
+            *h /= 2;
+        }
+    }
+}
+
 /// One thread's search state.
 pub(super) struct Worker<'a> {
     pub(super) s: &'a Shared<'a>,
@@ -121,7 +146,9 @@ pub(super) struct Worker<'a> {
     pub(super) stopped: bool,
     pub(super) seldepth: usize,
     pub(super) killers: [[Option<Move>; 2]; MAX_PLY + 2],
-    pub(super) history: Box<[[[i32; 64]; 64]; 2]>,
+    /// The history of the quiet moves, kept from one search of a game to
+    /// the next.
+    pub(super) memory: Box<MoveMemory>,
     pub(super) pv: Vec<Vec<Move>>,
     /// The moves of every node on the path, each node's above its parent's
     /// (see [`StackTop`](crate::moves::StackTop)); the stack frames stay small.
@@ -138,6 +165,7 @@ impl<'a> Worker<'a> {
         keys: Vec<u64>,
         first_repeatable: usize,
         draw: DrawState,
+        memory: Box<MoveMemory>,
     ) -> Worker<'a> {
         let mut draws = Vec::with_capacity(MAX_PLY + 2);
         draws.push(draw);
@@ -155,7 +183,7 @@ impl<'a> Worker<'a> {
             stopped: false,
             seldepth: 0,
             killers: [[None; 2]; MAX_PLY + 2],
-            history: Box::new([[[0; 64]; 64]; 2]),
+            memory,
             pv: (0..MAX_PLY + 2)
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
