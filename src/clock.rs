@@ -45,8 +45,11 @@ use crate::{Color, Move};
 use std::time::Duration;
 
 /// Moves the clock is budgeted over when no time control says how many are
-/// left (a sudden-death or Fischer clock).
-pub const HORIZON: u32 = 30;
+/// left (a sudden-death or Fischer clock). 20 spends more of the clock in
+/// the opening and middlegame than 30 did, and played stronger (see
+/// docs/strength-and-speed.md); with an increment, a long game still
+/// settles at the reserve plus one increment.
+pub const HORIZON: u32 = 20;
 /// Overheads kept back from every plan.
 pub const RESERVE_OVERHEADS: u64 = 3;
 /// The least reserve, in milliseconds, whatever the overhead.
