@@ -428,8 +428,8 @@ impl<'a> Worker<'a> {
                                 k[0] = Some(m);
                             }
                             let bonus = depth * depth;
-                            let h =
-                                &mut self.memory.history[side][m.from().index() & 63][m.to().index() & 63];
+                            let h = &mut self.memory.history[side][m.from().index() & 63]
+                                [m.to().index() & 63];
                             *h = (*h + bonus).min(HISTORY_MAX);
                             for &(from, to) in &tried {
                                 let h = &mut self.memory.history[side][from][to];

@@ -169,7 +169,12 @@ impl Searcher {
         // Each thread's memory of the quiet moves, from the last search of
         // this game (aged), or new (Adiyukh: always new, as it was measured).
         let mut memory = std::mem::take(&mut self.memory);
-        memory.truncate(if root.variant().is_tower() { 0 } else { threads });
+        let reused = if root.variant().is_tower() {
+            0
+        } else {
+            threads
+        };
+        memory.truncate(reused);
         for m in &mut memory {
             m.age();
         }
