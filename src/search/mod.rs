@@ -258,8 +258,9 @@ impl Searcher {
         self.threads = threads.max(1);
     }
 
-    /// Forget what earlier searches learnt (a new game): see
-    /// [`TranspositionTable::clear`], which takes no time whatever the size.
+    /// Forget what earlier searches learnt (a new game): the table (see
+    /// [`TranspositionTable::clear`], which takes no time whatever the size)
+    /// and the history of the quiet moves.
     pub fn clear(&mut self) {
         self.tt.clear();
         self.memory.clear();

@@ -104,7 +104,6 @@ pub(super) struct HelperResult {
 /// What one thread learnt of the quiet moves, kept from one search of a
 /// game to the next (halved at each new search) and forgotten with the
 /// table at a new game.
-#[derive(Clone)]
 pub(super) struct MoveMemory {
     /// Per side, (from, to): raised by a cut, lowered (Russian, Brazilian)
     /// for the quiet moves searched before the move that cut.
