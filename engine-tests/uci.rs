@@ -556,3 +556,46 @@ fn the_engine_reports_the_overhead_it_measures_from_the_clocks() {
     assert!(note.contains("the option's 20 ms"), "{note}");
     assert!(e.close().success());
 }
+
+/// The nodes of the last `info depth D` line of a search.
+fn nodes_at_depth(infos: &[String], depth: u32) -> u64 {
+    let line = infos
+        .iter()
+        .rev()
+        .find(|l| l.starts_with(&format!("info depth {depth} ")))
+        .unwrap_or_else(|| panic!("no info at depth {depth} in {infos:?}"));
+    let mut words = line.split_whitespace();
+    words.find(|w| *w == "nodes");
+    words
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no nodes in {line}"))
+}
+
+#[test]
+fn a_new_variant_searches_as_a_fresh_engine_does() {
+    // Setting the variant starts a new game: the table and the history of
+    // the quiet moves of the last game are forgotten, so the first search is
+    // the same, node for node, as a fresh engine's (one thread).
+    let first_search = |e: &mut Engine| {
+        e.send("setoption name Variant value brazilian");
+        e.send("position startpos moves c3-d4");
+        e.send("go depth 8");
+        let (_, infos) = e.expect("bestmove", SECOND * 30);
+        nodes_at_depth(&infos, 8)
+    };
+    let mut fresh = Engine::start();
+    let expected = first_search(&mut fresh);
+    fresh.close();
+    let mut used = Engine::start();
+    used.send("setoption name Variant value russian");
+    used.send("position startpos moves c3-d4 f6-g5");
+    used.send("go depth 9");
+    used.expect("bestmove", SECOND * 30);
+    assert_eq!(
+        first_search(&mut used),
+        expected,
+        "the first Brazilian search after a Russian one differs from a fresh engine's"
+    );
+    used.close();
+}

@@ -191,7 +191,9 @@ impl Engine {
 
     /// `Variant`: the variant played, from its start position.
     pub fn set_variant(&mut self, v: Variant) -> Result<(), Refusal> {
-        self.idle()?;
+        // A new game, as `new_game`: what the searcher learnt of the last
+        // one (the table, the history of the quiet moves) is forgotten.
+        self.idle()?.clear();
         self.options.variant = v;
         self.game = Game::new(v);
         Ok(())
