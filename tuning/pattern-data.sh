@@ -10,7 +10,12 @@
 #   SHARDS=200 tuning/pattern-data.sh russian  # one variant, more shards
 #   SHARDS=6 tuning/pattern-data.sh adiyukh-64 adiyukh-80  # the built-in Adiyukh data
 # DATA (default tuning/out/patterns), SHARD (10000), SHARDS (100), DEPTH (6),
-# THREADS (all cores) override the sizes.
+# THREADS (all cores) override the sizes; SEED (the variant's own, below) the
+# seed, and WEIGHTS a weights file both sides play with (default: the
+# hand-shaped terms alone), e.g. a later generation played with the
+# built-in patterns:
+#   DATA=tuning/out/patterns2 SEED=2701 WEIGHTS=weights/russian-patterns.bin \
+#     SHARDS=13 tuning/pattern-data.sh russian
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=${DATA:-tuning/out/patterns}
@@ -25,6 +30,10 @@ if [ ${#variants[@]} -eq 0 ]; then
   variants=(russian brazilian)
 fi
 seed_of() {
+  if [ -n "${SEED:-}" ]; then
+    echo "$SEED"
+    return
+  fi
   case "$1" in
     russian) echo 1401 ;;
     brazilian) echo 1402 ;;
@@ -41,7 +50,8 @@ for ((i = 0; i < SHARDS; i++)); do
     mkdir -p "$DATA/$v"
     echo "$(date -u +%FT%TZ) $v shard $i: games $((i * SHARD))..$(((i + 1) * SHARD - 1)), depth $DEPTH"
     $T --quiet gen --variant "$v" --seed "$(seed_of "$v")" --first $((i * SHARD)) \
-      --games "$SHARD" --depth "$DEPTH" --threads "$THREADS" --out "$out.part"
+      --games "$SHARD" --depth "$DEPTH" --threads "$THREADS" \
+      ${WEIGHTS:+--weights "$WEIGHTS"} --out "$out.part"
     mv "$out.part" "$out"
   done
 done
