@@ -162,6 +162,52 @@ fn a_stop_held_behind_an_infinite_search_ends_it() {
     assert!(e.close().success());
 }
 
+/// `quit` stops the running search at once, and the commands written
+/// before it still get their answers (PROTOCOL.md: `readyok` means that
+/// everything before `isready` is done); those after it are dropped.
+#[test]
+fn the_commands_before_quit_are_answered() {
+    let start = Instant::now();
+    let out = piped(
+        &[],
+        "position startpos\ngo depth 40\nsetoption name Variant value nonsense\n\
+         d\nisready\nquit\nisready\n",
+    );
+    assert!(
+        start.elapsed() < PATIENCE,
+        "quit stopped the search: {out:?}"
+    );
+    let replies = answers(&out);
+    assert!(replies[0].starts_with("bestmove "), "{out:?}");
+    let mv = replies[0].split_whitespace().nth(1).unwrap();
+    assert!(legal_after(Variant::Russian, &[], mv), "{out:?}");
+    assert!(
+        replies[1].starts_with("info string error: ") && replies[1].contains("nonsense"),
+        "the bad setoption's error, in its turn: {out:?}"
+    );
+    assert!(replies.contains(&"variant russian"), "d, after it: {out:?}");
+    assert_eq!(replies.last(), Some(&"readyok"), "{out:?}");
+    let ready = replies.iter().filter(|l| **l == "readyok").count();
+    assert_eq!(ready, 1, "the isready after quit is dropped: {out:?}");
+
+    // The same in the Hub protocol.
+    let out = piped(
+        &["hub"],
+        "hub\ninit\nlevel depth=40\ngo think\nset-param name=variant value=nonsense\n\
+         ping\nquit\nping\n",
+    );
+    let done = out.iter().filter(|l| l.starts_with("done move=")).count();
+    assert_eq!(done, 1, "{out:?}");
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("error") && l.contains("nonsense")),
+        "{out:?}"
+    );
+    let pongs = out.iter().filter(|l| *l == "pong").count();
+    assert_eq!(pongs, 1, "{out:?}");
+    assert_eq!(out.last().map(String::as_str), Some("pong"), "{out:?}");
+}
+
 #[test]
 fn hub_commands_written_at_once_all_get_their_answers() {
     let out = piped(

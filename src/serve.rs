@@ -19,7 +19,9 @@
 //!
 //! At the end of the input the waiting commands are still carried out: a
 //! search with limits runs to its end, an infinite or pondering one (which
-//! only a `stop` would end) is stopped.
+//! only a `stop` would end) is stopped. `quit` stops the search it acts
+//! on, then ends the input there: the commands held before it are carried
+//! out the same way, those after it dropped.
 
 use crate::protocol::MAX_LINE;
 use std::collections::VecDeque;
@@ -206,8 +208,9 @@ pub fn accept<S: Server>(s: &mut S, line: String) -> Flow {
         Kind::Wait | Kind::Search => s.waiting().is_empty() && !s.busy(),
     };
     if now {
+        let before = s.waiting().len();
         if s.execute(&line) == Flow::Quit {
-            return Flow::Quit;
+            return quit(s, before);
         }
     } else {
         s.waiting().push_back(line);
@@ -229,12 +232,14 @@ fn now_first<S: Server>(s: &mut S) -> bool {
 /// it, and everything behind it would wait for ever.
 pub fn run_ready<S: Server>(s: &mut S) -> Flow {
     while !s.waiting().is_empty() {
-        let line = if now_first(s) || !s.busy() {
-            s.waiting().pop_front()
+        // Where the line to run was in the queue: the held lines before
+        // it still run if it is `quit`.
+        let (line, before) = if now_first(s) || !s.busy() {
+            (s.waiting().pop_front(), 0)
         } else if s.open_ended() {
             let at = s.waiting().iter().position(|l| S::kind(l) == Kind::Now);
             match at {
-                Some(i) => s.waiting().remove(i),
+                Some(i) => (s.waiting().remove(i), i),
                 None => break,
             }
         } else {
@@ -242,10 +247,21 @@ pub fn run_ready<S: Server>(s: &mut S) -> Flow {
         };
         let line = line.expect("a held line");
         if s.execute(&line) == Flow::Quit {
-            return Flow::Quit;
+            return quit(s, before);
         }
     }
     Flow::Continue
+}
+
+/// `quit` has been carried out with `before` held lines ahead of it: stop
+/// the search it acts on, drop the lines held after it, and carry out the
+/// ones before it as at the end of the input (so a `readyok` or an error
+/// they owe is still sent); then the engine ends.
+fn quit<S: Server>(s: &mut S, before: usize) -> Flow {
+    s.stop();
+    s.waiting().truncate(before);
+    finish(s);
+    Flow::Quit
 }
 
 /// The input has ended: carry out every held command, letting searches
@@ -395,7 +411,25 @@ mod tests {
 
     #[test]
     fn quit_stops_the_search_and_ends() {
-        assert_eq!(run("go\npos a\nquit\npos b\n"), ["go", "quit", "result"]);
+        assert_eq!(
+            run("go\npos a\nquit\npos b\n"),
+            ["go", "quit", "result", "pos a"]
+        );
+    }
+
+    #[test]
+    fn the_commands_held_before_quit_still_run() {
+        // A search with limits: quit stops it, then what waited runs.
+        assert_eq!(
+            run("go 100000000\npos a\nping\nquit\npos b\n"),
+            ["go 100000000", "quit", "result", "pos a", "ping"]
+        );
+        // Quit held behind a waiting go, taken for the open-ended search
+        // that go starts: the lines between them run, the rest is dropped.
+        assert_eq!(
+            run("go 30\ngo\npos a\nquit\npos b\n"),
+            ["go 30", "result", "go", "quit", "result", "pos a"]
+        );
     }
 
     #[test]
