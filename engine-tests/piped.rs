@@ -190,6 +190,20 @@ fn the_commands_before_quit_are_answered() {
     let ready = replies.iter().filter(|l| **l == "readyok").count();
     assert_eq!(ready, 1, "the isready after quit is dropped: {out:?}");
 
+    // A search that a command before quit starts is stopped at once too.
+    let start = Instant::now();
+    let out = piped(
+        &[],
+        "position startpos\ngo infinite\nposition startpos moves c3-d4\n\
+         go movetime 600000\nisready\nquit\n",
+    );
+    assert!(start.elapsed() < PATIENCE, "{out:?}");
+    let replies = answers(&out);
+    assert_eq!(replies.len(), 3, "{out:?}");
+    let second = replies[1].split_whitespace().nth(1).unwrap();
+    assert!(legal_after(Variant::Russian, &["c3-d4"], second), "{out:?}");
+    assert_eq!(replies[2], "readyok", "{out:?}");
+
     // The same in the Hub protocol.
     let out = piped(
         &["hub"],

@@ -20,8 +20,8 @@
 //! At the end of the input the waiting commands are still carried out: a
 //! search with limits runs to its end, an infinite or pondering one (which
 //! only a `stop` would end) is stopped. `quit` stops the search it acts
-//! on, then ends the input there: the commands held before it are carried
-//! out the same way, those after it dropped.
+//! on; the commands held before it are still carried out (a search one of
+//! them starts is stopped at once), those after it are dropped.
 
 use crate::protocol::MAX_LINE;
 use std::collections::VecDeque;
@@ -255,12 +255,15 @@ pub fn run_ready<S: Server>(s: &mut S) -> Flow {
 
 /// `quit` has been carried out with `before` held lines ahead of it: stop
 /// the search it acts on, drop the lines held after it, and carry out the
-/// ones before it as at the end of the input (so a `readyok` or an error
-/// they owe is still sent); then the engine ends.
+/// ones before it (so a `readyok` or an error they owe is still sent),
+/// stopping at once any search one of them starts; then the engine ends.
 fn quit<S: Server>(s: &mut S, before: usize) -> Flow {
     s.stop();
     s.waiting().truncate(before);
-    finish(s);
+    while let Some(line) = s.waiting().pop_front() {
+        s.execute(&line);
+        s.stop();
+    }
     Flow::Quit
 }
 
@@ -429,6 +432,19 @@ mod tests {
         assert_eq!(
             run("go 30\ngo\npos a\nquit\npos b\n"),
             ["go 30", "result", "go", "quit", "result", "pos a"]
+        );
+        // A search that a line before quit starts is stopped at once.
+        assert_eq!(
+            run("go\npos a\ngo 100000000\nping\nquit\n"),
+            [
+                "go",
+                "quit",
+                "result",
+                "pos a",
+                "go 100000000",
+                "result",
+                "ping"
+            ]
         );
     }
 
