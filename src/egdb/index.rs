@@ -209,6 +209,35 @@ impl Combo {
         )
     }
 
+    /// Positions with the same men: the index is men-major, so those of
+    /// men placement `n` are the `kings_block()` indices from `n *
+    /// kings_block()`.
+    pub fn kings_block(self) -> u64 {
+        let (um, uk, tm, tk) = self.counts();
+        let free = SQUARES as u32 - um - tm;
+        binom(free, uk) * binom(free - uk, tk)
+    }
+
+    /// Placements of the men in the index (some put men of both sides on
+    /// one square: no positions).
+    pub fn men_placements(self) -> u64 {
+        binom(28, self.us_men as u32) * binom(28, self.them_men as u32)
+    }
+
+    /// The men (ours, theirs) of placement `n`, or `None` where they share
+    /// a square.
+    pub fn men_of(self, n: u64) -> Option<(u32, u32)> {
+        let tm = self.them_men as u32;
+        let us = unrank_subset(n / binom(28, tm), self.us_men as u32);
+        let them = unrank_subset(n % binom(28, tm), tm) << 4;
+        (us & them == 0).then_some((us, them))
+    }
+
+    /// The placement number of the men `us` and `them` (as in [`Slots`]).
+    pub fn men_index(self, us: u32, them: u32) -> u64 {
+        rank_subset(us) * binom(28, self.them_men as u32) + rank_subset(them >> 4)
+    }
+
     /// The combination and index of `pos` (men and kings variants on 8x8).
     pub fn of(pos: &Position) -> (Combo, u64) {
         let s = Slots::of(pos);
@@ -460,6 +489,28 @@ mod tests {
                     }
                 }
                 assert!(valid > 0);
+            }
+        }
+    }
+
+    #[test]
+    fn the_positions_of_a_men_placement_are_one_block() {
+        for c in [
+            Combo::new(1, 1, 1, 1),
+            Combo::new(2, 1, 0, 1),
+            Combo::new(1, 2, 2, 0),
+        ] {
+            assert_eq!(c.men_placements() * c.kings_block(), c.size(), "{c}");
+            for i in (0..c.size()).step_by(7) {
+                let n = i / c.kings_block();
+                match (c.decode(i), c.men_of(n)) {
+                    (Some(s), Some((us, them))) => {
+                        assert_eq!((s.us_men, s.them_men), (us, them), "{c} {i}");
+                        assert_eq!(c.men_index(us, them), n, "{c} {i}");
+                    }
+                    (None, None) => {}
+                    other => panic!("{c} {i}: {other:?}"),
+                }
             }
         }
     }

@@ -64,10 +64,12 @@
 //!      within 30 plies stands (no counter can reach its limit first); with
 //!      kings only, 7.2.5 counts every ply, so a longer one is a draw; with
 //!      men, one longer than the 7.2.6 limit is a draw, and those between
-//!      are decided by the exact solver ([`solve`]);
+//!      are decided by a pass over the placements of the men that counts
+//!      the king moves in a row ([`counted`]: the plies to the conversion
+//!      when 30 king moves in a row draw, against the 7.2.6 limit);
 //!    * a lone king against three or fewer pieces (7.2.7, 7.2.8, whose
 //!      counts survive a promotion or start again off the main road): every
-//!      win and loss is decided by the exact solver.
+//!      win and loss is decided by the exact solver ([`solve`]).
 //!
 //!    The exact solver searches positions together with the counters of
 //!    [`crate::game`] (the same code the game uses to end games), ending a
@@ -97,6 +99,7 @@
 
 pub mod build;
 mod class;
+mod counted;
 pub mod file;
 pub mod index;
 mod solve;
