@@ -109,16 +109,6 @@ pub(crate) fn solve_pair(
         } else {
             vec![(0, n), (other, m)]
         };
-        let ahead = |set: u32, up: bool| -> usize {
-            let mut a = 0;
-            let mut x = set;
-            while x != 0 {
-                let rank = (x.trailing_zeros() / 4) as usize;
-                a += if up { rank } else { 7 - rank };
-                x &= x - 1;
-            }
-            a
-        };
         let level = ahead(us, true) + ahead(them, false);
         if levels.len() <= level {
             levels.resize_with(level + 1, Vec::new);
@@ -126,6 +116,7 @@ pub(crate) fn solve_pair(
         levels[level].push(Group { blocks });
     }
     let kb = c.kings_block();
+    debug_assert_eq!(kb, combos[1].kings_block());
     for level in levels.iter().rev() {
         let solved: Vec<Vec<Score>> = level
             .par_iter()
@@ -144,6 +135,19 @@ pub(crate) fn solve_pair(
         }
     }
     score
+}
+
+/// How far men have come: the ranks they stand on, counted from their own
+/// side (`up`: ours, moving up; else theirs, moving down). A man's move
+/// adds one.
+fn ahead(mut men: u32, up: bool) -> usize {
+    let mut a = 0;
+    while men != 0 {
+        let rank = (men.trailing_zeros() / 4) as usize;
+        a += if up { rank } else { 7 - rank };
+        men &= men - 1;
+    }
+    a
 }
 
 /// One placement of the men: its block of positions for each side to move

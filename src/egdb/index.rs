@@ -195,9 +195,7 @@ impl Combo {
 
     /// The size of the index space.
     pub fn size(self) -> u64 {
-        let (um, uk, tm, tk) = self.counts();
-        let free = SQUARES as u32 - um - tm;
-        binom(28, um) * binom(28, tm) * binom(free, uk) * binom(free - uk, tk)
+        self.men_placements() * self.kings_block()
     }
 
     fn counts(self) -> (u32, u32, u32, u32) {
@@ -250,11 +248,10 @@ impl Combo {
         let (um, uk, tm, tk) = self.counts();
         let free = SQUARES as u32 - um - tm;
         let men = s.us_men | s.them_men;
-        let i_um = rank_subset(s.us_men);
-        let i_tm = rank_subset(s.them_men >> 4);
         let i_uk = rank_subset(squeeze(s.us_kings, men));
         let i_tk = rank_subset(squeeze(s.them_kings, men | s.us_kings));
-        ((i_um * binom(28, tm) + i_tm) * binom(free, uk) + i_uk) * binom(free - uk, tk) + i_tk
+        let kings = i_uk * binom(free - uk, tk) + i_tk;
+        self.men_index(s.us_men, s.them_men) * self.kings_block() + kings
     }
 
     /// The position of an index, or `None` where the men of the two sides
@@ -262,14 +259,10 @@ impl Combo {
     pub fn decode(self, index: u64) -> Option<Slots> {
         let (um, uk, tm, tk) = self.counts();
         let free = SQUARES as u32 - um - tm;
-        let (rest, i_tk) = (index / binom(free - uk, tk), index % binom(free - uk, tk));
-        let (rest, i_uk) = (rest / binom(free, uk), rest % binom(free, uk));
-        let (i_um, i_tm) = (rest / binom(28, tm), rest % binom(28, tm));
-        let us_men = unrank_subset(i_um, um);
-        let them_men = unrank_subset(i_tm, tm) << 4;
-        if us_men & them_men != 0 {
-            return None;
-        }
+        let kb = self.kings_block();
+        let (us_men, them_men) = self.men_of(index / kb)?;
+        let kings = index % kb;
+        let (i_uk, i_tk) = (kings / binom(free - uk, tk), kings % binom(free - uk, tk));
         let men = us_men | them_men;
         let us_kings = spread(unrank_subset(i_uk, uk), men);
         let them_kings = spread(unrank_subset(i_tk, tk), men | us_kings);
