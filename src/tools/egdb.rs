@@ -1,7 +1,7 @@
 //! The `egdb` commands' own parts: `egdb info` and `egdb verify` on a folder
 //! of tables, and the progress line of `egdb build`.
 
-use crate::egdb::build::{Phase, Snapshot, Totals};
+use crate::egdb::build::{needed_before, Phase, Snapshot, Totals};
 use crate::egdb::file::{file_name, folder_variant, Kind, TableFile};
 use crate::egdb::index::{Combo, MAX_PIECES};
 use crate::egdb::value::{finished_value, flip, Finished};
@@ -180,15 +180,12 @@ pub fn verify(dir: &Path, variant: Variant) -> Result<Verified, String> {
             continue;
         };
         // Every table a move can lead to must be here to check against.
-        // When every table with fewer pieces, or as many and no more men,
-        // is here, none is missing; else each position's moves tell.
-        let all_there = (2..c.pieces())
+        // When every table the build needs before this one is here, and
+        // this pair seen from the other side, none is missing; else each
+        // position's moves tell.
+        let all_there = (2..=c.pieces())
             .flat_map(Combo::all_with)
-            .chain(
-                Combo::all_with(c.pieces())
-                    .into_iter()
-                    .filter(|x| x.men() <= c.men()),
-            )
+            .filter(|&x| needed_before(x, c) || x == c.swapped())
             .all(|x| finished.contains_key(&x));
         let needs_missing = if all_there {
             None
