@@ -195,6 +195,15 @@ enum Cmd {
         /// must then have (`rescore`).
         #[arg(long, default_value_t = 1.0, value_parser = real(|x| (0.0..=1.0).contains(&x), "a number from 0 to 1"))]
         result: f64,
+        /// Also fit the hand-shaped parameters (all but the man, the trade
+        /// and the drawn-ending scale) beside the patterns, and write them
+        /// to this weights text file (`weights/<variant>.txt`).
+        #[arg(long)]
+        hand_out: Option<PathBuf>,
+        /// With --hand-out: the hand-shaped parameters to fit, by name,
+        /// separated by commas (default: all of them).
+        #[arg(long, value_delimiter = ',', requires = "hand_out")]
+        hand_params: Vec<String>,
         /// Data files, or folders whose `*.data` files are all read.
         #[arg(required = true)]
         data: Vec<PathBuf>,
@@ -505,6 +514,8 @@ fn run(cli: Cli) -> Result<(), String> {
             validation,
             seed,
             result,
+            hand_out,
+            hand_params,
             data,
         } => {
             let mut files = Vec::new();
@@ -526,6 +537,9 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             let t0 = std::time::Instant::now();
             let mut set = PatternData::new(variant);
+            if hand_out.is_some() {
+                set = set.with_hand(&hand_params)?;
+            }
             for f in &files {
                 set.read_file(f, validation)?;
             }
@@ -582,6 +596,21 @@ fn run(cli: Cli) -> Result<(), String> {
             );
             std::fs::write(&out, r.patterns.to_bytes())
                 .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+            if let (Some(path), Some(w)) = (&hand_out, &r.hand) {
+                let old = Weights::for_variant(variant).to_vec();
+                let moved: Vec<String> = Weights::names()
+                    .iter()
+                    .zip(old.iter().zip(w.to_vec()))
+                    .filter(|(_, (a, b))| *a != b)
+                    .map(|(name, (a, b))| format!("{name} {a} -> {b}"))
+                    .collect();
+                println!("hand-shaped parameters: {}", moved.join(", "));
+                let text = format!(
+                    "# Fitted beside the patterns by shashki-tune fit-patterns --hand-out\n{}",
+                    w.to_text(variant)
+                );
+                write(path, &text)?;
+            }
             if let Some(p) = plot {
                 let title = format!("{variant} patterns: loss per epoch ({positions} positions)");
                 write(&p, &loss_svg(&title, &r.history, r.best_epoch))?;

@@ -452,6 +452,35 @@ fn fit_patterns_lowers_the_validation_loss() {
         after < before * 0.995,
         "blended: {before} -> {after}: {out}"
     );
+    // The hand-shaped parameters fitted beside the patterns: a weights
+    // text the engine reads, with the unit kept and the king moved or
+    // not as the data says, and a loss no worse than the patterns' alone.
+    let hand = temp("russian-hand.txt");
+    let (code, out_hand, err) = tune(&[
+        "fit-patterns",
+        "--variant",
+        "russian",
+        "--result",
+        "0.5",
+        "--out",
+        &s(&bin),
+        "--hand-out",
+        &s(&hand),
+        "--hand-params",
+        "king,runaway",
+        "--batch",
+        "1024",
+        &s(&scored),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out_hand.contains("hand-shaped parameters: "), "{out_hand}");
+    let (v, w) =
+        shashki::eval::weights::Weights::parse(&std::fs::read_to_string(&hand).unwrap()).unwrap();
+    let built_in = shashki::eval::weights::Weights::for_variant(shashki::Variant::Russian);
+    assert_eq!(v, shashki::Variant::Russian);
+    assert_eq!(w.man, built_in.man);
+    assert_eq!(w.main_road, built_in.main_road, "not asked for");
+    assert!(validation_losses(&out_hand).1 <= validation_losses(&out).1 + 1e-4);
     let labels = temp("bad-label.data");
     std::fs::write(&labels, "variant adiyukh-64\n25 W:Wa1:Bh8\n").unwrap();
     // Bad input: one line, status 2.
@@ -501,6 +530,21 @@ fn fit_patterns_lowers_the_validation_loss() {
                 data.to_str().unwrap(),
             ],
             "have none (make them with 'shashki-tune rescore')",
+        ),
+        (
+            vec![
+                "fit-patterns",
+                "--variant",
+                "russian",
+                "--out",
+                "x.bin",
+                "--hand-out",
+                "x.txt",
+                "--hand-params",
+                "man",
+                data.to_str().unwrap(),
+            ],
+            "'man' is not a parameter a russian fit moves",
         ),
         (
             vec!["rescore", "--out", "x.data", "/nonexistent/p.data"],
