@@ -535,6 +535,17 @@ pub fn fit_patterns(
     } else {
         data
     };
+    let hand_n = data.hand_params.len();
+    if data
+        .train
+        .iter()
+        .chain(&data.validation)
+        .any(|r| r.coef.len() != hand_n)
+    {
+        return Err(format!(
+            "every position needs the coefficients of the {hand_n} hand-shaped parameters fitted: read the data after PatternData::with_hand"
+        ));
+    }
     let patterns_n = data.layout.weight_count();
     let model = Model {
         regions,
@@ -542,7 +553,7 @@ pub fn fit_patterns(
         target,
         patterns: patterns_n,
     };
-    let n = patterns_n + data.hand_params.len();
+    let n = patterns_n + hand_n;
     let mut x = vec![0f32; n];
     let (mut m, mut v) = (vec![0f32; n], vec![0f32; n]);
     let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8f64);
@@ -725,6 +736,14 @@ mod tests {
         }
         let plain = fit_patterns(&data, &cfg, |_, _| {}).unwrap();
         assert!(plain.hand.is_none());
+        // Rows without the coefficients of the parameters asked for.
+        data.hand_params = vec![param::KING];
+        let err = fit_patterns(&data, &cfg, |_, _| {}).err().unwrap();
+        assert!(
+            err.contains("read the data after PatternData::with_hand"),
+            "{err}"
+        );
+        data.hand_params.clear();
         assert!(plain.history[plain.best_epoch].1 > after);
     }
 
