@@ -426,18 +426,19 @@ fn fit_patterns_lowers_the_validation_loss() {
     let plain = std::fs::read_to_string(&data).unwrap();
     let count = |t: &str| t.lines().filter(|l| !l.starts_with('#')).count();
     assert_eq!(count(&text), count(&plain), "one line per position");
-    let (code, out, err) = tune(&[
+    let (bin_s, scored_s) = (s(&bin), s(&scored));
+    let blended = [
         "fit-patterns",
         "--variant",
         "russian",
         "--result",
         "0.5",
         "--out",
-        &s(&bin),
+        bin_s.as_str(),
         "--batch",
         "1024",
-        &s(&scored),
-    ]);
+    ];
+    let (code, out, err) = tune(&[&blended[..], &[scored_s.as_str()]].concat());
     assert_eq!(code, 0, "{err}");
     assert!(
         out.contains("labels 0.5 x outcome + 0.5 x the search's prediction"),
@@ -456,22 +457,20 @@ fn fit_patterns_lowers_the_validation_loss() {
     // text the engine reads, with the unit kept and the king moved or
     // not as the data says, and a loss no worse than the patterns' alone.
     let hand = temp("russian-hand.txt");
-    let (code, out_hand, err) = tune(&[
-        "fit-patterns",
-        "--variant",
-        "russian",
-        "--result",
-        "0.5",
-        "--out",
-        &s(&bin),
-        "--hand-out",
-        &s(&hand),
-        "--hand-params",
-        "king,runaway",
-        "--batch",
-        "1024",
-        &s(&scored),
-    ]);
+    let hand_s = s(&hand);
+    let (code, out_hand, err) = tune(
+        &[
+            &blended[..],
+            &[
+                "--hand-out",
+                hand_s.as_str(),
+                "--hand-params",
+                "king,runaway",
+                scored_s.as_str(),
+            ],
+        ]
+        .concat(),
+    );
     assert_eq!(code, 0, "{err}");
     assert!(out_hand.contains("hand-shaped parameters: "), "{out_hand}");
     let (v, w) =
