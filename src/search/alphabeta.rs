@@ -1,7 +1,9 @@
 //! The alpha-beta of one thread: the root moves, a principal variation
 //! search with late move reductions (Russian and Brazilian: by the
-//! logarithms of depth and move number), reverse futility and ProbCut
-//! (Russian and Brazilian) and the table's cuts, the endgame tables probed
+//! logarithms of depth and move number, one ply more where the side to
+//! move is not improving on its static value two plies up), reverse
+//! futility (a smaller margin where it is improving) and ProbCut (Russian
+//! and Brazilian) and the table's cuts, the endgame tables probed
 //! at the nodes they cover, move ordering (the table's move, captures,
 //! promotions, killers, history raised by a cut and, in Russian and
 //! Brazilian, lowered for the quiet moves searched before it and kept,
@@ -13,7 +15,7 @@
 
 use super::repetition::repetition_score;
 use super::score::{from_tt, tb_likely, tb_score, terminal_score, to_tt, INF, MAX_PLY, TB_BOUND};
-use super::worker::{Worker, BUSY_MIN_DEPTH};
+use super::worker::{Worker, BUSY_MIN_DEPTH, NO_EVAL};
 use crate::egdb::Verdict;
 use crate::eval;
 use crate::movegen::{self, Forcing};
@@ -55,11 +57,12 @@ fn best_from(order: &[(i32, u16)], from: usize) -> usize {
 
 /// Plies a late quiet move `i` (from 0, in search order) of a node of
 /// `depth` is searched less deep: growing with the logarithms of both, one
-/// less at a node of the principal variation, and at least one ply left.
-/// Adiyukh keeps the reductions it was measured with: one ply, two from
-/// the ninth move at depth 5 or more.
+/// less at a node of the principal variation, one more where the side to
+/// move is not `improving`, and at least one ply left. Adiyukh keeps the
+/// reductions it was measured with: one ply, two from the ninth move at
+/// depth 5 or more.
 #[inline]
-fn reduction<R: Rules>(depth: i32, i: usize, pv_node: bool) -> i32 {
+fn reduction<R: Rules>(depth: i32, i: usize, pv_node: bool, improving: bool) -> i32 {
     if R::TOWERS {
         return 1 + (i >= 8 && depth >= 5) as i32;
     }
@@ -72,7 +75,8 @@ fn reduction<R: Rules>(depth: i32, i: usize, pv_node: bool) -> i32 {
         }
         t
     });
-    let r = i32::from(TABLE[(depth as usize).min(63)][i.min(63)]) - pv_node as i32;
+    let r =
+        i32::from(TABLE[(depth as usize).min(63)][i.min(63)]) - pv_node as i32 + !improving as i32;
     r.clamp(0, depth - 2)
 }
 
@@ -116,6 +120,12 @@ impl<'a> Worker<'a> {
     ) -> i32 {
         let mut best = -INF;
         self.pv[0].clear();
+        let quiet = roots.first().is_some_and(|m| !m.is_capture());
+        self.evals[0] = if quiet && !R::TOWERS {
+            eval::evaluate_with(pos, self.s.weights)
+        } else {
+            NO_EVAL
+        };
         // As in `negamax_node`: a root move whose position another thread is
         // searching is put off to the end. `order` lists the moves as they
         // stood at the start; a new best is brought to the front of `roots`.
@@ -297,16 +307,28 @@ impl<'a> Worker<'a> {
             };
         }
         let captures = self.stack[base].is_capture();
+        // The static value of a quiet node (Russian, Brazilian), and whether
+        // the side to move is improving: its value is above that of its last
+        // node on the path (two plies up), or that one had a capture forced.
+        let static_eval = if R::TOWERS || captures {
+            NO_EVAL
+        } else {
+            eval::evaluate_with(pos, self.s.weights)
+        };
+        self.evals[ply] = static_eval;
+        let improving = static_eval != NO_EVAL
+            && (ply < 2 || self.evals[ply - 2] == NO_EVAL || static_eval > self.evals[ply - 2]);
         // Reverse futility: at a quiet node near the leaves whose static
-        // value is far enough above beta, with no threat against the side
-        // to move, the search would find a cut; it is taken at once.
+        // value is far enough above beta (less far where the side is
+        // improving), with no threat against the side to move, the search
+        // would find a cut; it is taken at once.
         if !R::TOWERS && !pv_node && depth <= FUTILITY_DEPTH && n > 1 && !captures {
-            let margin = FUTILITY_MARGIN * depth;
-            if beta.abs() < TB_BOUND - margin {
-                let static_eval = eval::evaluate_with(pos, self.s.weights);
-                if static_eval - margin >= beta && !movegen::threatened::<R>(pos) {
-                    return static_eval - margin;
-                }
+            let margin = FUTILITY_MARGIN * depth - improving as i32 * FUTILITY_MARGIN / 2;
+            if beta.abs() < TB_BOUND - margin
+                && static_eval - margin >= beta
+                && !movegen::threatened::<R>(pos)
+            {
+                return static_eval - margin;
             }
         }
         if depth > 1 {
@@ -390,7 +412,7 @@ impl<'a> Worker<'a> {
                 -self.negamax::<R>(&child, depth - 1, -beta, -alpha, ply + 1, pv_node)
             } else {
                 let r = if quiet && depth >= 3 && i >= 3 {
-                    reduction::<R>(depth, i, pv_node)
+                    reduction::<R>(depth, i, pv_node, improving)
                 } else {
                     0
                 };

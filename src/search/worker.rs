@@ -62,6 +62,9 @@ impl Busy {
 /// off (shallower subtrees are cheaper to search twice than to track).
 pub(super) const BUSY_MIN_DEPTH: i32 = 3;
 
+/// A ply of the path without a static value (see [`Worker::evals`]).
+pub(super) const NO_EVAL: i32 = i32::MIN;
+
 /// What all threads of one search share.
 pub(super) struct Shared<'a> {
     pub(super) weights: &'a Weights,
@@ -145,6 +148,10 @@ pub(super) struct Worker<'a> {
     pub(super) stopped: bool,
     pub(super) seldepth: usize,
     pub(super) killers: [[Option<Move>; 2]; MAX_PLY + 2],
+    /// Per ply of the path: the static value of its node for the side to
+    /// move, or [`NO_EVAL`] (a capture is forced there, or it was not
+    /// evaluated).
+    pub(super) evals: [i32; MAX_PLY + 2],
     /// The history of the quiet moves, kept from one search of a game to
     /// the next.
     pub(super) memory: Box<MoveMemory>,
@@ -182,6 +189,7 @@ impl<'a> Worker<'a> {
             stopped: false,
             seldepth: 0,
             killers: [[None; 2]; MAX_PLY + 2],
+            evals: [NO_EVAL; MAX_PLY + 2],
             memory,
             pv: (0..MAX_PLY + 2)
                 .map(|_| Vec::with_capacity(MAX_PLY))
