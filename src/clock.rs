@@ -7,7 +7,7 @@
 //! it is charged per move, not once:
 //!
 //! * Over a horizon of `H` moves (the moves to the next time control, or
-//!   [`HORIZON`]), the engine can count on the time on its clock and the
+//!   [`horizon`]), the engine can count on the time on its clock and the
 //!   `H - 1` increments that arrive before the last of those moves; it pays
 //!   the overhead `H` times and keeps a reserve of [`RESERVE_OVERHEADS`]
 //!   overheads (at least [`RESERVE_MIN_MS`]) that it never plans to spend.
@@ -50,6 +50,31 @@ use std::time::Duration;
 /// docs/strength-and-speed.md); with an increment, a long game still
 /// settles at the reserve plus one increment.
 pub const HORIZON: u32 = 20;
+/// The shortest horizon [`horizon`] gives (Russian and Brazilian, from 14
+/// pieces on).
+pub const HORIZON_MIN: u32 = 10;
+
+/// The horizon a sudden-death or Fischer clock is budgeted over in `pos`.
+/// Russian and Brazilian: [`HORIZON`] with 24 pieces on the board, one
+/// move less a piece fewer, down to [`HORIZON_MIN`]. The middlegame, where
+/// the games are decided, gets more of what is left than the opening did,
+/// and an endgame of few pieces, whose search goes deep fast, settles at
+/// the reserve plus one increment as before. Adiyukh keeps [`HORIZON`] (a
+/// tower counts as one piece on the board however many checkers it holds).
+///
+/// ```
+/// use shashki::clock::{horizon, HORIZON};
+/// use shashki::{Position, Variant};
+/// let start = Position::start(Variant::Russian);
+/// assert_eq!(horizon(&start), HORIZON);
+/// ```
+pub fn horizon(pos: &Position) -> u32 {
+    if pos.variant().is_tower() {
+        return HORIZON;
+    }
+    let pieces = pos.occupied().count_ones();
+    pieces.saturating_sub(4).clamp(HORIZON_MIN, HORIZON)
+}
 /// Overheads kept back from every plan.
 pub const RESERVE_OVERHEADS: u64 = 3;
 /// The least reserve, in milliseconds, whatever the overhead.
@@ -109,12 +134,19 @@ pub struct Budget {
 
 impl Clock {
     /// The budget of this move when every move costs `overhead` outside the
-    /// engine. Both limits are at least 1 ms (a move must be found even on
-    /// an empty clock).
+    /// engine, over [`HORIZON`] moves when the clock does not say how many
+    /// are left. Both limits are at least 1 ms (a move must be found even
+    /// on an empty clock).
     pub fn budget(&self, overhead: Overhead) -> Budget {
+        self.budget_over(overhead, HORIZON)
+    }
+
+    /// [`Clock::budget`] over `default_horizon` moves when the clock does
+    /// not say how many are left (see [`horizon`]).
+    pub fn budget_over(&self, overhead: Overhead, default_horizon: u32) -> Budget {
         let o = overhead.per_move_ms;
         let reserve = overhead.reserve_ms;
-        let horizon = u64::from(self.moves_to_go.unwrap_or(HORIZON).clamp(1, 50));
+        let horizon = u64::from(self.moves_to_go.unwrap_or(default_horizon).clamp(1, 50));
         // What this move may spend at most: the clock as it stands, less
         // this move's overhead and the reserve.
         let now = self.time_ms.saturating_sub(o + reserve);
@@ -285,6 +317,44 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn the_horizon_shortens_with_the_pieces_in_russian_and_brazilian_only() {
+        use crate::fen::parse_position;
+        let pos = |v, text| parse_position(v, text).unwrap();
+        for v in [Variant::Russian, Variant::Brazilian] {
+            // 24 pieces: the whole horizon; 18: six moves less; 14 and
+            // fewer: the shortest.
+            assert_eq!(horizon(&Position::start(v)), HORIZON);
+            let eighteen = "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8";
+            assert_eq!(horizon(&pos(v, eighteen)), HORIZON - 6);
+            assert_eq!(
+                horizon(&pos(v, "W:Wa1,c1,e1,g1,b2,d2,f2:Bb6,d6,f6,h6,a7,c7,e7")),
+                HORIZON_MIN
+            );
+            assert_eq!(horizon(&pos(v, "W:Wa1:Bh8")), HORIZON_MIN);
+        }
+        for v in [Variant::Adiyukh64, Variant::Adiyukh80] {
+            assert_eq!(horizon(&Position::start(v)), HORIZON);
+            assert_eq!(horizon(&pos(v, "W:Wa1:Bh8")), HORIZON);
+        }
+    }
+
+    #[test]
+    fn a_shorter_horizon_spends_more_of_a_fischer_clock_but_not_of_moves_to_go() {
+        let o = Overhead::per_move(3);
+        for (time, inc) in [(1_000, 10), (2_000, 20), (60_000, 0)] {
+            let c = clock(time, inc, None);
+            let (long, short) = (c.budget_over(o, HORIZON), c.budget_over(o, HORIZON_MIN));
+            assert_eq!(long, c.budget(o));
+            assert!(
+                short.soft_ms > long.soft_ms,
+                "{time}+{inc}: {short:?} {long:?}"
+            );
+            let c = clock(time, inc, Some(30));
+            assert_eq!(c.budget_over(o, HORIZON_MIN), c.budget(o));
         }
     }
 

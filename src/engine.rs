@@ -509,7 +509,7 @@ impl Engine {
         };
         self.release.store(true, Ordering::SeqCst);
         self.open_ended = limits.infinite;
-        let budget = limits.time_budget();
+        let budget = limits.time_budget(self.game.position());
         if let Some(ms) = budget {
             // The flag of this search only (each search gets a new one).
             let stop = self.stop.clone();

@@ -55,10 +55,11 @@ mod worker;
 pub use crate::clock::Clock;
 pub use score::{Score, MAX_PLY, TB_BOUND, TB_WIN, WIN, WIN_BOUND};
 
-use crate::clock::Overhead;
+use crate::clock::{self, Overhead};
 use crate::egdb::Tables;
 use crate::eval::weights::Weights;
 use crate::moves::Move;
+use crate::position::Position;
 use crate::tt::TranspositionTable;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -112,15 +113,16 @@ impl Limits {
         }
     }
 
-    /// The time this search may take by its time limits, in milliseconds
-    /// (the soft target), or `None` when no time limit is set.
-    pub fn time_budget(&self) -> Option<u64> {
-        self.deadlines().0.map(|d| d.as_millis() as u64)
+    /// The time a search of `pos` may take by its time limits, in
+    /// milliseconds (the soft target), or `None` when no time limit is set.
+    pub fn time_budget(&self, pos: &Position) -> Option<u64> {
+        self.deadlines(pos).0.map(|d| d.as_millis() as u64)
     }
 
     /// The soft target (stop starting new iterations after it) and the
-    /// hard limit (never exceeded) for this move.
-    fn deadlines(&self) -> (Option<Duration>, Option<Duration>) {
+    /// hard limit (never exceeded) for a move from `pos` (whose pieces set
+    /// a clock's horizon, [`crate::clock::horizon`]).
+    fn deadlines(&self, pos: &Position) -> (Option<Duration>, Option<Duration>) {
         if self.infinite {
             return (None, None);
         }
@@ -133,7 +135,7 @@ impl Limits {
             hard = Some(t);
         }
         if let Some(c) = self.clock {
-            let b = c.budget(self.overhead);
+            let b = c.budget_over(self.overhead, clock::horizon(pos));
             soft = Some(soft.map_or(b.soft_ms, |x| x.min(b.soft_ms)));
             hard = Some(hard.map_or(b.hard_ms, |x| x.min(b.hard_ms)));
         }

@@ -123,7 +123,7 @@ impl Searcher {
         let main_depth = AtomicU64::new(0);
         let helper_best = Mutex::new(None);
         let helper_done = AtomicBool::new(false);
-        let (soft, hard) = limits.deadlines();
+        let (soft, hard) = limits.deadlines(&root);
         let busy = (self.threads > 1).then(Busy::new);
         let weights = self
             .weights
