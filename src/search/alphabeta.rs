@@ -120,12 +120,8 @@ impl<'a> Worker<'a> {
     ) -> i32 {
         let mut best = -INF;
         self.pv[0].clear();
-        let quiet = roots.first().is_some_and(|m| !m.is_capture());
-        self.evals[0] = if quiet && !R::TOWERS {
-            eval::evaluate_with(pos, self.s.weights)
-        } else {
-            NO_EVAL
-        };
+        let captures = roots.first().map_or(true, |m| m.is_capture());
+        self.evals[0] = self.static_value::<R>(pos, captures);
         // As in `negamax_node`: a root move whose position another thread is
         // searching is put off to the end. `order` lists the moves as they
         // stood at the start; a new best is brought to the front of `roots`.
@@ -193,6 +189,17 @@ impl<'a> Worker<'a> {
             }
         }
         best
+    }
+
+    /// The static value of a node for [`Worker::evals`]: the evaluation
+    /// where no capture is forced (Russian, Brazilian), else [`NO_EVAL`].
+    #[inline]
+    fn static_value<R: Rules>(&self, pos: &Position, captures: bool) -> i32 {
+        if R::TOWERS || captures {
+            NO_EVAL
+        } else {
+            eval::evaluate_with(pos, self.s.weights)
+        }
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -310,11 +317,7 @@ impl<'a> Worker<'a> {
         // The static value of a quiet node (Russian, Brazilian), and whether
         // the side to move is improving: its value is above that of its last
         // node on the path (two plies up), or that one had a capture forced.
-        let static_eval = if R::TOWERS || captures {
-            NO_EVAL
-        } else {
-            eval::evaluate_with(pos, self.s.weights)
-        };
+        let static_eval = self.static_value::<R>(pos, captures);
         self.evals[ply] = static_eval;
         let improving = static_eval != NO_EVAL
             && (ply < 2 || self.evals[ply - 2] == NO_EVAL || static_eval > self.evals[ply - 2]);
