@@ -2,14 +2,17 @@
 //! search with late move reductions (Russian and Brazilian: by the
 //! logarithms of depth and move number, one ply more where the side to
 //! move is not improving on its static value two plies up), reverse
-//! futility (a smaller margin where it is improving) and ProbCut (Russian
-//! and Brazilian) and the table's cuts, the endgame tables probed
-//! at the nodes they cover, move ordering (the table's move, captures,
-//! promotions, killers, history raised by a cut and, in Russian and
-//! Brazilian, lowered for the quiet moves searched before it and kept,
-//! halved, from one search of a game to the next),
-//! moves another thread is searching put off, and the quiescence search
-//! that follows forced captures and, once on a line (Russian and
+//! futility (a smaller margin where it is improving; the table's score in
+//! place of the static value where its bound says it is beyond it) and
+//! ProbCut (not where the table holds a search nearly as deep below its
+//! bound) (Russian and Brazilian) and the table's cuts, the endgame
+//! tables probed at the nodes they cover, move ordering (the table's
+//! move, captures, promotions, killers, history raised by a cut and, in
+//! Russian and Brazilian, lowered for the quiet moves searched before it
+//! and kept, halved, from one search of a game to the next), moves
+//! another thread is searching put off, and the quiescence search that
+//! follows forced captures (Russian and Brazilian: those that take the
+//! most first, kings counting double) and, once on a line (Russian and
 //! Brazilian), searches the moves of a quiet leaf the opponent threatens
 //! to capture in.
 
@@ -70,7 +73,7 @@ fn reduction<R: Rules>(depth: i32, i: usize, pv_node: bool, improving: bool) -> 
         let mut t = [[0u8; 64]; 64];
         for (d, row) in t.iter_mut().enumerate().skip(1) {
             for (i, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.75 + (d as f64).ln() * (i as f64).ln() / 1.8) as u8;
+                *r = (0.75 + (d as f64).ln() * (i as f64).ln() / 1.5) as u8;
             }
         }
         t
@@ -78,6 +81,25 @@ fn reduction<R: Rules>(depth: i32, i: usize, pv_node: bool, improving: bool) -> 
     let r =
         i32::from(TABLE[(depth as usize).min(63)][i.min(63)]) - pv_node as i32 + !improving as i32;
     r.clamp(0, depth - 2)
+}
+
+/// A quiet node's static value `eval`, or the table's score of the node
+/// where the entry's bound says the true score is beyond it on that side
+/// (not a score of the endgame tables or of a game's end).
+#[inline]
+fn refined(eval: i32, entry: Option<Entry>, ply: usize) -> i32 {
+    let Some(e) = entry else { return eval };
+    let s = from_tt(e.score, ply);
+    let beyond = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => s > eval,
+        Bound::Upper => s < eval,
+    };
+    if beyond && s.abs() < TB_BOUND {
+        s
+    } else {
+        eval
+    }
 }
 
 /// The position after `m` (copy-make).
@@ -278,12 +300,16 @@ impl<'a> Worker<'a> {
         }
         // ProbCut: where a shallow search already clears beta by a wide
         // margin, the full one almost surely would; a non-PV node takes the
-        // cut.
+        // cut. Not tried where the table holds a search nearly as deep whose
+        // score stays below that margin.
         if in_play
             && !R::TOWERS
             && !pv_node
             && depth >= PROBCUT_DEPTH
             && beta.abs() < TB_BOUND - PROBCUT_MARGIN
+            && !entry.is_some_and(|e| {
+                e.depth as i32 >= depth - 3 && from_tt(e.score, ply) < beta + PROBCUT_MARGIN
+            })
         {
             let bound = beta + PROBCUT_MARGIN;
             let s = self.negamax::<R>(pos, depth - PROBCUT_REDUCTION, bound - 1, bound, ply, false);
@@ -321,17 +347,19 @@ impl<'a> Worker<'a> {
         self.evals[ply] = static_eval;
         let improving = static_eval != NO_EVAL
             && (ply < 2 || self.evals[ply - 2] == NO_EVAL || static_eval > self.evals[ply - 2]);
-        // Reverse futility: at a quiet node near the leaves whose static
-        // value is far enough above beta (less far where the side is
-        // improving), with no threat against the side to move, the search
-        // would find a cut; it is taken at once.
+        // Reverse futility: at a quiet node near the leaves whose value is
+        // far enough above beta (less far where the side is improving), with
+        // no threat against the side to move, the search would find a cut;
+        // it is taken at once. The value is the static one, or the table's
+        // score where its bound says the static one is on the wrong side.
         if !R::TOWERS && !pv_node && depth <= FUTILITY_DEPTH && n > 1 && !captures {
             let margin = FUTILITY_MARGIN * depth - improving as i32 * FUTILITY_MARGIN / 2;
+            let value = refined(static_eval, entry, ply);
             if beta.abs() < TB_BOUND - margin
-                && static_eval - margin >= beta
+                && value - margin >= beta
                 && !movegen::threatened::<R>(pos)
             {
-                return static_eval - margin;
+                return value - margin;
             }
         }
         if depth > 1 {
@@ -560,6 +588,14 @@ impl<'a> Worker<'a> {
         }
         let mut best = -INF;
         let n = self.stack.len() - base;
+        // The captures that take the most, kings counting double, first
+        // (Russian, Brazilian).
+        if !R::TOWERS && n > 1 && self.stack[base].is_capture() {
+            let kings = pos.kings();
+            self.stack[base..].sort_by_key(|m| {
+                std::cmp::Reverse(m.capture_count() + (m.captured() & kings).count_ones() as usize)
+            });
+        }
         // The threat search runs once on a line: not below its own moves.
         let threat_below = threat_search && self.stack[base].is_capture();
         for i in 0..n {
@@ -596,5 +632,35 @@ impl<'a> Worker<'a> {
         }
         self.stack.truncate(base);
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(score: i32, bound: Bound) -> Option<Entry> {
+        Some(Entry {
+            move_index: None,
+            move_from: 0,
+            score: to_tt(score, 3),
+            depth: 5,
+            bound,
+        })
+    }
+
+    #[test]
+    fn the_tables_score_replaces_the_static_value_only_beyond_it() {
+        assert_eq!(refined(40, None, 3), 40);
+        // A lower bound above the static value, an upper bound below it and
+        // an exact score replace it; bounds on the near side do not.
+        assert_eq!(refined(40, entry(90, Bound::Lower), 3), 90);
+        assert_eq!(refined(40, entry(10, Bound::Lower), 3), 40);
+        assert_eq!(refined(40, entry(-20, Bound::Upper), 3), -20);
+        assert_eq!(refined(40, entry(70, Bound::Upper), 3), 40);
+        assert_eq!(refined(40, entry(15, Bound::Exact), 3), 15);
+        // Scores of the endgame tables or of a game's end are left out.
+        assert_eq!(refined(40, entry(TB_BOUND + 5, Bound::Lower), 3), 40);
+        assert_eq!(refined(40, entry(-INF + 10, Bound::Upper), 3), 40);
     }
 }
