@@ -16,6 +16,7 @@
 //! Brazilian), searches the moves of a quiet leaf the opponent threatens
 //! to capture in.
 
+use super::knobs;
 use super::repetition::repetition_score;
 use super::score::{from_tt, tb_likely, tb_score, terminal_score, to_tt, INF, MAX_PLY, TB_BOUND};
 use super::worker::{Worker, BUSY_MIN_DEPTH, NO_EVAL};
@@ -31,17 +32,6 @@ use smallvec::SmallVec;
 /// Longest run of forced captures the quiescence search follows (tower
 /// kings can capture back and forth for a long time).
 pub(super) const MAX_QUIESCENCE: i32 = 24;
-
-/// Deepest remaining depth at which reverse futility cuts, and its margin
-/// per ply (centi-men).
-const FUTILITY_DEPTH: i32 = 4;
-const FUTILITY_MARGIN: i32 = 50;
-
-/// ProbCut: the least depth it is tried at, the plies its shallow search
-/// is short of the full one, and its margin above beta (centi-men).
-const PROBCUT_DEPTH: i32 = 5;
-const PROBCUT_REDUCTION: i32 = 4;
-const PROBCUT_MARGIN: i32 = 80;
 
 /// Bound of a history score either way.
 const HISTORY_MAX: i32 = 1 << 20;
@@ -73,7 +63,8 @@ fn reduction<R: Rules>(depth: i32, i: usize, pv_node: bool, improving: bool) -> 
         let mut t = [[0u8; 64]; 64];
         for (d, row) in t.iter_mut().enumerate().skip(1) {
             for (i, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.75 + (d as f64).ln() * (i as f64).ln() / 1.5) as u8;
+                *r = (knobs::lmr_base() + (d as f64).ln() * (i as f64).ln() / knobs::lmr_divisor())
+                    as u8;
             }
         }
         t
@@ -81,6 +72,18 @@ fn reduction<R: Rules>(depth: i32, i: usize, pv_node: bool, improving: bool) -> 
     let r =
         i32::from(TABLE[(depth as usize).min(63)][i.min(63)]) - pv_node as i32 + !improving as i32;
     r.clamp(0, depth - 2)
+}
+
+/// The first move (from 0, in search order) a late move reduction may
+/// reduce: [`knobs::lmr_first`] in Russian and Brazilian, the fourth in
+/// Adiyukh (as it was measured).
+#[inline(always)]
+fn first_reduced<R: Rules>() -> usize {
+    if R::TOWERS {
+        3
+    } else {
+        knobs::lmr_first()
+    }
 }
 
 /// A quiet node's static value `eval`, or the table's score of the node
@@ -302,17 +305,19 @@ impl<'a> Worker<'a> {
         // margin, the full one almost surely would; a non-PV node takes the
         // cut. Not tried where the table holds a search nearly as deep whose
         // score stays below that margin.
+        let margin = knobs::probcut_margin();
         if in_play
             && !R::TOWERS
             && !pv_node
-            && depth >= PROBCUT_DEPTH
-            && beta.abs() < TB_BOUND - PROBCUT_MARGIN
+            && depth >= knobs::probcut_depth()
+            && beta.abs() < TB_BOUND - margin
             && !entry.is_some_and(|e| {
-                e.depth as i32 >= depth - 3 && from_tt(e.score, ply) < beta + PROBCUT_MARGIN
+                e.depth as i32 >= depth - 3 && from_tt(e.score, ply) < beta + margin
             })
         {
-            let bound = beta + PROBCUT_MARGIN;
-            let s = self.negamax::<R>(pos, depth - PROBCUT_REDUCTION, bound - 1, bound, ply, false);
+            let bound = beta + margin;
+            let reduced = depth - knobs::probcut_reduction();
+            let s = self.negamax::<R>(pos, reduced, bound - 1, bound, ply, false);
             if self.stopped {
                 return 0;
             }
@@ -352,8 +357,9 @@ impl<'a> Worker<'a> {
         // no threat against the side to move, the search would find a cut;
         // it is taken at once. The value is the static one, or the table's
         // score where its bound says the static one is on the wrong side.
-        if !R::TOWERS && !pv_node && depth <= FUTILITY_DEPTH && n > 1 && !captures {
-            let margin = FUTILITY_MARGIN * depth - improving as i32 * FUTILITY_MARGIN / 2;
+        if !R::TOWERS && !pv_node && depth <= knobs::futility_depth() && n > 1 && !captures {
+            let margin = knobs::futility_margin() * depth
+                - improving as i32 * knobs::futility_margin() / knobs::futility_improving_divisor();
             let value = refined(static_eval, entry, ply);
             if beta.abs() < TB_BOUND - margin
                 && value - margin >= beta
@@ -442,7 +448,7 @@ impl<'a> Worker<'a> {
             let score = if i == 0 {
                 -self.negamax::<R>(&child, depth - 1, -beta, -alpha, ply + 1, pv_node)
             } else {
-                let r = if quiet && depth >= 3 && i >= 3 {
+                let r = if quiet && depth >= 3 && i >= first_reduced::<R>() {
                     reduction::<R>(depth, i, pv_node, improving)
                 } else {
                     0

@@ -3,6 +3,7 @@
 //! best lines (MultiPV), the reports after each iteration, and when to stop
 //! starting new ones (the soft time target, a win seen to its end).
 
+use super::knobs;
 use super::score::{Score, INF, WIN, WIN_BOUND};
 use super::worker::{HelperResult, Worker};
 use super::{Info, SearchResult};
@@ -50,7 +51,7 @@ impl<'a> Worker<'a> {
                 self.s.main_depth.store(depth as u64, Ordering::Relaxed);
             }
             self.seldepth = 0;
-            let mut delta = 40;
+            let mut delta = knobs::aspiration_window();
             let (mut alpha, mut beta) = if depth >= 4 && best_score.abs() < WIN_BOUND {
                 (best_score - delta, best_score + delta)
             } else {
@@ -65,10 +66,10 @@ impl<'a> Worker<'a> {
                 }
                 if s <= alpha {
                     alpha = (alpha - delta).max(-INF);
-                    delta *= 3;
+                    delta *= knobs::aspiration_growth();
                 } else if s >= beta {
                     beta = (beta + delta).min(INF);
-                    delta *= 3;
+                    delta *= knobs::aspiration_growth();
                 } else {
                     break s;
                 }
@@ -160,15 +161,15 @@ impl<'a> Worker<'a> {
                 // Think longer when the best move just changed or the score fell.
                 let mut target = soft.as_secs_f64();
                 if last_change + 1 >= depth && depth > 4 {
-                    target *= 1.6;
+                    target *= knobs::time_best_changed();
                 }
                 if depth > 4 && score < prev_score - 30 {
-                    target *= 1.4;
+                    target *= knobs::time_score_fell();
                 }
                 // No new iteration once 90% of the target is spent (the
                 // hard limit cuts one that runs long): 60% left time unused
                 // (1+0.01: Elo +11.5, 1,000 games; 2+0.02: +7.6, 500).
-                if self.s.start.elapsed().as_secs_f64() >= target * 0.9 {
+                if self.s.start.elapsed().as_secs_f64() >= target * knobs::time_new_iteration() {
                     break;
                 }
             }

@@ -46,6 +46,7 @@
 
 mod alphabeta;
 mod deepening;
+mod knobs;
 mod repetition;
 mod score;
 mod tables;
