@@ -59,6 +59,7 @@ pub use score::{Score, MAX_PLY, TB_BOUND, TB_WIN, WIN, WIN_BOUND};
 use crate::clock::{self, Overhead};
 use crate::egdb::Tables;
 use crate::eval::weights::Weights;
+use crate::game::Game;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::tt::TranspositionTable;
@@ -293,4 +294,43 @@ impl Searcher {
         self.stop = Arc::new(AtomicBool::new(false));
         self.stop.clone()
     }
+
+    /// The score of `game`'s position from its side to move's view by a
+    /// `depth` search on a cleared table, one thread's result whatever the
+    /// thread count: what data and opening sets are scored with.
+    /// [`Searcher::search`] plays a lone legal move at once, without a
+    /// score, so a forced line (one legal move at a time, at most
+    /// [`FORCED_MAX`] of them) is played out first and the position where
+    /// it ends searched, its score turned back to the first side's view.
+    ///
+    /// ```
+    /// use shashki::{game::Game, search::Searcher, Variant};
+    /// let mut g = Game::new(Variant::Russian);
+    /// for m in ["c3-b4", "b6-a5", "e3-d4"] {
+    ///     g.play_text(m).unwrap();
+    /// }
+    /// // Black's only move, a5:c3:e5, takes two men.
+    /// assert!(Searcher::new(16, 1).score_at_depth(&g, 4) > 150);
+    /// ```
+    pub fn score_at_depth(&mut self, game: &Game, depth: u32) -> i32 {
+        let mut end = game.clone();
+        let mut turned = false;
+        for _ in 0..FORCED_MAX {
+            let moves = end.position().legal_moves();
+            if moves.len() != 1 || end.outcome().is_some() || end.play(&moves[0]).is_err() {
+                break;
+            }
+            turned = !turned;
+        }
+        self.clear();
+        let r = self.search(&end, &Limits::depth(depth), &mut |_| {});
+        if turned {
+            -r.score
+        } else {
+            r.score
+        }
+    }
 }
+
+/// The longest forced line [`Searcher::score_at_depth`] plays out.
+pub const FORCED_MAX: usize = 8;

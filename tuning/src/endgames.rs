@@ -8,7 +8,7 @@ use shashki::fen::position_text;
 use shashki::game::Game;
 use shashki::movegen::has_capture;
 use shashki::pdn;
-use shashki::search::{Limits, Searcher};
+use shashki::search::Searcher;
 use shashki::{Color, Position, Variant};
 use std::collections::HashSet;
 
@@ -108,16 +108,17 @@ pub fn extract(cfg: &EndgameConfig, pdn_texts: &[String]) -> (Vec<Endgame>, Endg
             }
             // A fresh game: no history, as the match starts from the text.
             let game = Game::from_position(pos);
-            searcher.clear();
-            let r = searcher.search(&game, &Limits::depth(cfg.depth), &mut |_| {});
-            if game.outcome().is_some() || r.best.is_none() || r.score.abs() > cfg.max_score {
+            // A forced line is played out first: the search scores a lone
+            // move 0.
+            let score = searcher.score_at_depth(&game, cfg.depth);
+            if game.outcome().is_some() || score.abs() > cfg.max_score {
                 st.unbalanced += 1;
                 continue;
             }
             st.kept += 1;
             out.push(Endgame {
                 position: pos,
-                score: r.score,
+                score,
             });
         }
     }

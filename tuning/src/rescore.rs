@@ -6,8 +6,8 @@
 //! The score depends on the position and the settings alone, so the output
 //! is the same whatever the thread count, and shards can be rescored on
 //! many machines. A position with one legal move is played on (up to
-//! [`FORCED_MAX`] such moves) and the reply's score taken, negated as the
-//! side changes: the search does not search a forced move.
+//! [`shashki::search::FORCED_MAX`] such moves) and the reply's score taken,
+//! negated as the side changes: the search does not search a forced move.
 //!
 //! The output is a data file ([`crate::data`]) whose lines carry the score
 //! between label and position: `<label> <score> <position>`, the score in
@@ -20,28 +20,17 @@ use rayon::prelude::*;
 use shashki::eval::weights::Weights;
 use shashki::fen::position_text;
 use shashki::game::Game;
-use shashki::search::{Limits, Searcher};
+use shashki::search::Searcher;
 use shashki::Color;
 
-/// Forced moves played on before a position's score is taken.
-pub const FORCED_MAX: usize = 8;
-
 /// The score of `game`'s position from White's side, by a `depth` search
-/// on `searcher` (its table cleared first).
+/// on `searcher` (its table cleared first; a forced line played out, see
+/// [`Searcher::score_at_depth`]).
 pub fn score_of(searcher: &mut Searcher, game: &Game, depth: u32) -> i32 {
-    let mut game = game.clone();
-    for _ in 0..FORCED_MAX {
-        let moves = game.position().legal_moves();
-        if moves.len() != 1 || game.outcome().is_some() {
-            break;
-        }
-        game.play(&moves[0]).expect("a legal move");
-    }
-    searcher.clear();
-    let r = searcher.search(&game, &Limits::depth(depth), &mut |_| {});
+    let s = searcher.score_at_depth(game, depth);
     match game.position().side_to_move() {
-        Color::White => r.score,
-        Color::Black => -r.score,
+        Color::White => s,
+        Color::Black => -s,
     }
 }
 
