@@ -296,8 +296,8 @@ impl Searcher {
     }
 
     /// The score of `game`'s position from its side to move's view by a
-    /// `depth` search on a cleared table, one thread's result whatever the
-    /// thread count: what data and opening sets are scored with.
+    /// `depth` search on a cleared table: what data and opening sets are
+    /// scored with (with one thread, the same on every machine).
     /// [`Searcher::search`] plays a lone legal move at once, without a
     /// score, so a forced line (one legal move at a time, at most
     /// [`FORCED_MAX`] of them) is played out first and the position where
