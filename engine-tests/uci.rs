@@ -282,6 +282,48 @@ fn ponder_then_ponderhit_gives_one_bestmove() {
     e.close();
 }
 
+/// In a position of the book (the side to move has a choice after a
+/// shipped opening), a move on a clock is the book's move, at once and
+/// without an `info` line; a `go depth` searches, and so does a clock with
+/// `OwnBook` off.
+#[test]
+fn a_timed_move_in_a_book_position_is_the_books_move() {
+    let opening = "c3-b4 f6-e5 b2-c3";
+    let mut game = Game::new(Variant::Russian);
+    for m in opening.split_whitespace() {
+        game.play_text(m).unwrap();
+    }
+    let pos = *game.position();
+    assert!(pos.legal_moves().len() > 1);
+    let entry = shashki::book::Book::built_in(Variant::Russian)
+        .and_then(|b| b.probe(&pos))
+        .expect("the book holds the shipped opening's position");
+    let book_move = notation::move_text(&pos, &entry.mv);
+    let mut e = Engine::start();
+    e.send(&format!("position startpos moves {opening}"));
+    e.send("go wtime 60000 btime 60000 winc 1000 binc 1000");
+    let (best, lines) = e.expect("bestmove ", SECOND * 5);
+    assert_eq!(best, format!("bestmove {book_move}"));
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info depth")),
+        "{lines:?}"
+    );
+    e.send("go depth 3");
+    let (_, lines) = e.expect("bestmove ", SECOND * 5);
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 3 ")),
+        "{lines:?}"
+    );
+    e.send("setoption name OwnBook value false");
+    e.send("go movetime 50");
+    let (_, lines) = e.expect("bestmove ", SECOND * 5);
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth")),
+        "{lines:?}"
+    );
+    e.close();
+}
+
 #[test]
 fn input_closing_ends_the_engine_even_while_searching() {
     let mut e = Engine::start();

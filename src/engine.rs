@@ -178,6 +178,10 @@ impl Engine {
                 self.set_ponder(on);
                 Ok(())
             }
+            Setting::OwnBook(on) => {
+                self.options.own_book = on;
+                Ok(())
+            }
             Setting::MoveOverhead(ms) => {
                 self.set_move_overhead(ms);
                 Ok(())
@@ -446,6 +450,7 @@ impl Engine {
         let mut searcher = self.searcher.take().expect("idle");
         searcher.set_tables(tables, self.options.egdb_pieces);
         searcher.set_weights(self.eval_weights());
+        searcher.set_book(self.options.own_book);
         // A flag of its own: a ponderhit timer of an earlier search holds the
         // old flag and cannot stop this one.
         self.stop = searcher.fresh_stop();

@@ -26,6 +26,7 @@
 //!   param name=threads value=1 type=int min=1 max=256
 //!   param name=tt-size value=22 type=int min=16 max=32
 //!   param name=ponder value=false type=bool
+//!   param name=book value=true type=bool
 //!   param name=move-overhead value=3 type=int min=0 max=5000
 //!   param name=egdb-path value=egdb type=string
 //!   param name=egdb-pieces value=8 type=int min=0 max=8
@@ -160,12 +161,13 @@ use std::sync::Arc;
 /// The parameters `hub` lists, in its order: the server's own
 /// `move-numbers` and the engine's options by their Hub names (their row
 /// in [`crate::options`]' table says the rest).
-const PARAMS: [&str; 10] = [
+const PARAMS: [&str; 11] = [
     "variant",
     "move-numbers",
     "threads",
     "tt-size",
     "ponder",
+    "book",
     "move-overhead",
     "egdb-path",
     "egdb-pieces",

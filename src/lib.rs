@@ -11,6 +11,7 @@
 //! - [`notation`]: move text (`c3-d4`, `c3:e5:g3`, numeric and short forms), both ways;
 //!   [`notation::hub`]: Hub's numbered moves (`10x19x14`).
 //! - [`pdn`]: PDN game files, read and written.
+//! - [`book`]: the opening book, a move per position after the shipped openings.
 //! - [`input`]: the ranges of the numbers users give, and user text quoted back.
 //!
 //! **Position**
@@ -60,6 +61,7 @@
 //! ```
 
 pub mod board;
+pub mod book;
 pub mod clock;
 pub mod diagram;
 pub mod egdb;

@@ -148,6 +148,26 @@ enum Command {
         #[arg(long, default_value_t = 40, value_parser = whole::<i32>(0, SCORE_MAX))]
         max_score: i32,
     },
+    /// Make an opening book: from every opening of a set, the first MOVES
+    /// moves of either side, each chosen by a DEPTH search, against every
+    /// reply. Writes the book file (books/<variant>.txt) to standard output.
+    Book {
+        /// Variant: russian, brazilian, adiyukh-64 or adiyukh-80.
+        #[arg(long, default_value = "russian")]
+        variant: Variant,
+        /// Opening file (default: the set shipped for the variant).
+        #[arg(long)]
+        openings: Option<std::path::PathBuf>,
+        /// Depth of each position's search.
+        #[arg(long, default_value_t = 16, value_parser = within::<u32>(input::DEPTH))]
+        depth: u32,
+        /// Moves of the book's side after each opening.
+        #[arg(long, default_value_t = 1, value_parser = whole::<usize>(1, shashki::tools::book::MAX_MOVES as u64))]
+        moves: usize,
+        /// Searches at a time.
+        #[arg(long, default_value_t = 1, value_parser = within::<usize>(options::THREADS))]
+        threads: usize,
+    },
     /// Annotate every position of the games of a PDN file: value, best
     /// move and line, and the glyphs ?!, ?, ?? on moves that lose.
     Analyse(Box<AnalyseArgs>),
@@ -421,6 +441,13 @@ fn main() -> ExitCode {
             };
             shashki::tools::openings::generate(variant, &opts).map(|text| print!("{text}"))
         }
+        Some(Command::Book {
+            variant,
+            openings,
+            depth,
+            moves,
+            threads,
+        }) => run_book(variant, openings.as_deref(), depth, moves, threads),
         Some(Command::Show {
             variant,
             fen,
@@ -1095,6 +1122,61 @@ fn run_egdb(cmd: EgdbCommand) -> Result<(), String> {
             Ok(())
         }
     }
+}
+
+/// `shashki book`: the book of `variant` from an opening file (or the
+/// shipped set), to standard output.
+fn run_book(
+    variant: Variant,
+    openings: Option<&std::path::Path>,
+    depth: u32,
+    moves: usize,
+    threads: usize,
+) -> Result<(), String> {
+    use shashki::tools::{book, openings as sets};
+    let text = match openings {
+        Some(path) => std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read openings '{}': {e}", path.display()))?,
+        None => sets::builtin(variant).to_string(),
+    };
+    let set = sets::parse(variant, &text)?;
+    let opts = book::BuildOptions {
+        depth,
+        moves,
+        threads,
+    };
+    let started = std::time::Instant::now();
+    let made = book::build(
+        variant,
+        &set,
+        &opts,
+        &mut |level, n| {
+            eprintln!(
+                "book: move {level}: {n} positions to search ({:.0} s so far)",
+                started.elapsed().as_secs_f64()
+            )
+        },
+        &|n| {
+            if n % 100 == 0 {
+                eprintln!(
+                    "book: {n} searched ({:.0} s so far)",
+                    started.elapsed().as_secs_f64()
+                );
+            }
+        },
+    )?;
+    let source = match openings {
+        Some(p) => format!(" --openings {}", p.display()),
+        None => String::new(),
+    };
+    let comment = format!(
+        "{} opening book: {} positions, the first {moves} move(s) of either side after each opening, a depth-{depth} search each\nmade by: shashki book --variant {}{source} --depth {depth} --moves {moves}",
+        variant.id(),
+        made.len(),
+        variant.id()
+    );
+    print!("{}", made.to_text(&comment));
+    Ok(())
 }
 
 #[cfg(test)]

@@ -45,6 +45,8 @@ pub struct Options {
     pub threads: usize,
     pub multipv: usize,
     pub ponder: bool,
+    /// `OwnBook`: play the shipped book's moves in timed games.
+    pub own_book: bool,
     pub move_overhead_ms: u64,
     /// Path of a weights file (`Weights` option); empty = built-in weights.
     pub weights_file: String,
@@ -69,6 +71,7 @@ impl Default for Options {
             threads: 1,
             multipv: 1,
             ponder: false,
+            own_book: true,
             move_overhead_ms: DEFAULT_OVERHEAD_MS,
             weights_file: String::new(),
             patterns_file: String::new(),
@@ -114,6 +117,7 @@ pub enum Setting {
     Threads(usize),
     MultiPv(usize),
     Ponder(bool),
+    OwnBook(bool),
     /// Milliseconds.
     MoveOverhead(u64),
     /// A weights or pattern weights file; empty = the built-in weights.
@@ -270,7 +274,7 @@ const VARIANTS: [&str; Variant::ALL.len()] = {
 const EVALS: [&str; EvalKind::ALL.len()] = [EvalKind::ALL[0].name(), EvalKind::ALL[1].name()];
 
 /// The options, in the order UCI lists them.
-pub static TABLE: [Opt; 10] = [
+pub static TABLE: [Opt; 11] = [
     Opt::combo(
         "Variant",
         &VARIANTS,
@@ -303,6 +307,7 @@ pub static TABLE: [Opt; 10] = [
         |n| Setting::MultiPv(n as usize),
     ),
     Opt::check("Ponder", |o| o.ponder, Setting::Ponder).hub("ponder"),
+    Opt::check("OwnBook", |o| o.own_book, Setting::OwnBook).hub("book"),
     Opt::spin(
         "Move Overhead",
         MOVE_OVERHEAD_MS,
@@ -785,6 +790,7 @@ mod tests {
                 "option name Threads type spin default 1 min 1 max 256",
                 "option name MultiPV type spin default 1 min 1 max 50",
                 "option name Ponder type check default false",
+                "option name OwnBook type check default true",
                 "option name Move Overhead type spin default 3 min 0 max 5000",
                 "option name Weights type string default <builtin>",
                 "option name Eval type combo default patterns var patterns var hand",
@@ -797,7 +803,7 @@ mod tests {
             ..options()
         };
         assert_eq!(
-            TABLE[8].uci_line(&empty),
+            TABLE[9].uci_line(&empty),
             "option name EGDB Path type string default <empty>"
         );
         let hub: Vec<String> = hub_params().map(|p| p.line(&o, hub_quote)).collect();
@@ -808,6 +814,7 @@ mod tests {
                 "param name=tt-size value=22 type=int min=16 max=32",
                 "param name=threads value=1 type=int min=1 max=256",
                 "param name=ponder value=false type=bool",
+                "param name=book value=true type=bool",
                 "param name=move-overhead value=3 type=int min=0 max=5000",
                 "param name=weights value=\"\" type=string",
                 "param name=eval value=patterns type=enum values=\"patterns hand\"",

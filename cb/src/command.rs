@@ -10,7 +10,7 @@
 use crate::board;
 use crate::session::{gametype, variant_of_gametype, Session};
 use shashki::input::quote;
-use shashki::options::{self, Options};
+use shashki::options::{self, Options, Setting};
 use shashki::{eval, fen, Position, Variant};
 
 /// The reply and return value of a command.
@@ -107,7 +107,6 @@ pub fn stateless(words: &[&str], variant: Variant) -> Option<Reply> {
         ["help"] => ok(""),
         ["get", "protocolversion"] => ok(PROTOCOL_VERSION),
         ["get", "gametype"] => ok(gametype(variant).to_string()),
-        ["get", "book"] => ok("0"),
         ["get", "movelist", ..] if words.len() > 2 => match position_arg(variant, &words[2..]) {
             Ok(pos) => ok(board::movelist(&pos)),
             Err(e) => refused(format!("get movelist: {e}")),
@@ -170,13 +169,27 @@ pub fn with_state(words: &[&str], s: &mut Session) -> Reply {
                 o.per_move_ms, o.reserve_ms, opts.move_overhead_ms
             ))
         }
-        ["set", "book", n] => {
-            if *n == "0" {
-                ok("0 (no opening book)")
-            } else {
-                refused("0: shashki has no opening book; book stays off")
+        // CheckerBoard's 0 is no book; 1-3 ask for its best moves only or
+        // for some variety: the book has one move a position, so all three
+        // are that move (the `OwnBook` option).
+        ["get", "book"] => ok(if opts.own_book { "1" } else { "0" }),
+        ["set", "book", n] => match *n {
+            "0" | "1" | "2" | "3" => {
+                let on = *n != "0";
+                match s.engine.set(Setting::OwnBook(on)) {
+                    Ok(()) if on => ok(format!(
+                        "{n} (the book's move in the positions after the shipped openings)"
+                    )),
+                    Ok(()) => ok("0 (no opening book)"),
+                    Err(e) => refused(format!("book: {e}")),
+                }
             }
-        }
+            _ => refused(format!(
+                "book '{}' is not 0 (off) or 1-3 (on); book stays {}",
+                quote(words[2]),
+                if opts.own_book { "on" } else { "off" }
+            )),
+        },
         ["set", "gamehist", ..] => match s.set_gamehist(&words[2..]) {
             Ok(r) => ok(r),
             Err(e) => refused(e),

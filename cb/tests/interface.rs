@@ -153,9 +153,14 @@ fn every_command_answers() {
     assert!(ok("get moveoverhead")
         .starts_with("7 ms per move charged, 21 ms kept in reserve (option 7 ms"));
     assert_eq!(ok("set moveoverhead 3"), "moveoverhead 3 ms");
-    assert_eq!(ok("get book"), "0");
+    assert_eq!(ok("get book"), "1");
     assert_eq!(ok("set book 0"), "0 (no opening book)");
-    assert!(refused("set book 2").starts_with("0: shashki has no opening book"));
+    assert_eq!(ok("get book"), "0");
+    assert!(
+        refused("set book 7").starts_with("book '7' is not 0 (off) or 1-3 (on); book stays off")
+    );
+    assert!(ok("set book 2").starts_with("2 (the book's move"));
+    assert_eq!(ok("get book"), "1");
     assert_eq!(
         ok("get movelist W:W21-32:B1-12"),
         "movelist 7,0,5,5,22,17;0,5,5,23,18;0,5,5,24,19;0,5,5,21,17;0,5,5,22,18;0,5,5,23,19;0,5,5,24,20;"

@@ -115,6 +115,17 @@ impl Limits {
         }
     }
 
+    /// Whether a book move may answer: a game's move on a clock or a move
+    /// time, one line, no depth, node or root move limits.
+    pub fn takes_book_moves(&self) -> bool {
+        (self.clock.is_some() || self.movetime_ms.is_some())
+            && !self.infinite
+            && self.depth.is_none()
+            && self.nodes.is_none()
+            && self.searchmoves.is_empty()
+            && self.multipv <= 1
+    }
+
     /// The time a search of `pos` may take by its time limits, in
     /// milliseconds (the soft target), or `None` when no time limit is set.
     pub fn time_budget(&self, pos: &Position) -> Option<u64> {
@@ -198,6 +209,9 @@ pub struct Searcher {
     /// Each thread's history of the quiet moves from the last search of
     /// this game.
     memory: Vec<Box<worker::MoveMemory>>,
+    /// Play the shipped book's move at once in a timed game
+    /// ([`crate::book`]).
+    book: bool,
 }
 
 impl Searcher {
@@ -221,7 +235,15 @@ impl Searcher {
             tables: None,
             tb_pieces: 0,
             memory: Vec::new(),
+            book: false,
         })
+    }
+
+    /// Play the shipped book's move at once where a game's timed move
+    /// meets a position of the book ([`crate::book`], the `OwnBook`
+    /// option); off unless set.
+    pub fn set_book(&mut self, on: bool) {
+        self.book = on;
     }
 
     /// Evaluate with `weights` instead of the variant's built-in table
@@ -334,3 +356,42 @@ impl Searcher {
 
 /// The longest forced line [`Searcher::score_at_depth`] plays out.
 pub const FORCED_MAX: usize = 8;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_games_timed_move_takes_a_book_move() {
+        let clock = Limits {
+            clock: Some(Clock {
+                time_ms: 1000,
+                inc_ms: 10,
+                moves_to_go: None,
+            }),
+            ..Limits::default()
+        };
+        assert!(clock.takes_book_moves());
+        assert!(Limits::movetime(100).takes_book_moves());
+        assert!(!Limits::depth(5).takes_book_moves());
+        assert!(!Limits::nodes(1000).takes_book_moves());
+        assert!(!Limits::default().takes_book_moves());
+        let refused = [
+            Limits {
+                infinite: true,
+                ..clock.clone()
+            },
+            Limits {
+                depth: Some(9),
+                ..clock.clone()
+            },
+            Limits {
+                multipv: 2,
+                ..clock.clone()
+            },
+        ];
+        for l in refused {
+            assert!(!l.takes_book_moves(), "{l:?}");
+        }
+    }
+}

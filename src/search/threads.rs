@@ -1,15 +1,16 @@
 //! The start of a search and its threads (Lazy SMP): the root moves (those
 //! the endgame tables keep, those of `searchmoves`), a forced move played at
-//! once, what the threads share, the helper threads beside the main one on
-//! the one transposition table, and the result played: the main thread's,
-//! or a helper's that completed a deeper iteration, its line continued
-//! along the tables.
+//! once, a book move in a timed game, what the threads share, the helper
+//! threads beside the main one on the one transposition table, and the
+//! result played: the main thread's, or a helper's that completed a deeper
+//! iteration, its line continued along the tables.
 
 use super::repetition::first_repeatable;
 use super::score::{terminal_score, Score, MAX_PLY};
 use super::tables::{along_tables, keeps_win, settled_at_once, table_line};
 use super::worker::{Busy, HelperResult, MoveMemory, Shared, Worker};
 use super::{Info, Limits, SearchResult, Searcher};
+use crate::book::Book;
 use crate::egdb::{Combo, Wdl};
 use crate::eval::weights::Weights;
 use crate::game::Game;
@@ -106,6 +107,20 @@ impl Searcher {
                 nodes: 0,
                 pv: vec![roots[0]],
             };
+        }
+        // A position of the book in a timed game: its move at once.
+        if self.book && limits.takes_book_moves() {
+            let entry = Book::built_in(root.variant()).and_then(|b| b.probe(&root));
+            if let Some(b) = entry.filter(|b| roots.iter().any(|m| m.same_result(&b.mv))) {
+                return SearchResult {
+                    best: Some(b.mv),
+                    ponder: None,
+                    score: b.score,
+                    depth: b.depth,
+                    nodes: 0,
+                    pv: vec![b.mv],
+                };
+            }
         }
         let history: Vec<u64> = game.positions().iter().map(|p| p.key()).collect();
         let first_repeatable = first_repeatable(game);

@@ -12,10 +12,12 @@
 //! - [`elo`]: match statistics: Elo and its interval, SPRT (also `shashki-tune compare`'s).
 //! - [`progress`]: progress lines for a terminal (bar, elapsed, ETA), for matches and table builds.
 //! - [`openings`]: opening files and the shipped sets.
+//! - [`book`](mod@book): the maker of the opening books (`shashki book`).
 //! - [`analyse`]: game analysis: values, best lines, glyphs.
 //! - [`svg`]: a position as an SVG picture (`shashki show --svg`, the browser board).
 
 pub mod analyse;
+pub mod book;
 pub mod cli;
 pub mod egdb;
 pub mod elo;
