@@ -63,6 +63,17 @@ fn book_nodes(game: &Game, book_side_moves: usize, out: &mut HashMap<u64, (Game,
     }
 }
 
+/// [`book_nodes`] after each legal move of `game`'s side to move (the
+/// side that is not the book's).
+fn after_every_move(game: &Game, book_side_moves: usize, out: &mut HashMap<u64, (Game, usize)>) {
+    for m in game.position().legal_moves().iter() {
+        let mut next = game.clone();
+        if next.play(m).is_ok() {
+            book_nodes(&next, book_side_moves, out);
+        }
+    }
+}
+
 /// Make the book of `variant` from `openings` (games of that variant),
 /// reporting each level's searches to `progress` (level, positions) and,
 /// from the searching threads, each search done to `done` (the searches of
@@ -90,12 +101,7 @@ pub fn build(
             return Err(format!("an opening of {} in a {variant} book", g.variant()));
         }
         book_nodes(g, opts.moves, &mut nodes);
-        for m in g.position().legal_moves().iter() {
-            let mut next = g.clone();
-            if next.play(m).is_ok() {
-                book_nodes(&next, opts.moves, &mut nodes);
-            }
-        }
+        after_every_move(g, opts.moves, &mut nodes);
     }
     let mut level = 0;
     while !nodes.is_empty() {
@@ -133,12 +139,7 @@ pub fn build(
             let mut next = g.clone();
             next.play(&entry.mv).map_err(|e| e.to_string())?;
             // The other side to move: every reply, then the book's side.
-            for m in next.position().legal_moves().iter() {
-                let mut after = next.clone();
-                if after.play(m).is_ok() {
-                    book_nodes(&after, left - 1, &mut nodes);
-                }
-            }
+            after_every_move(&next, left - 1, &mut nodes);
         }
     }
     Ok(book)
