@@ -847,3 +847,68 @@ fn the_layout_page_names_every_source_file() {
         "docs/layout.md does not name {missing:?}"
     );
 }
+
+/// `shashki book --out FILE` writes the book to FILE (nothing to standard
+/// output); run again, it goes on from that book and ends with the same
+/// bytes; a FILE that holds another variant's book, or no book, is
+/// refused in one line naming it.
+#[test]
+fn book_out_writes_resumes_and_refuses_another_variants_book() {
+    let dir = std::env::temp_dir().join(format!("shashki-book-out-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "c3-d4\n").unwrap();
+    let out = dir.join("book.txt");
+    let o = openings.to_str().unwrap();
+    let f = out.to_str().unwrap();
+    let args = [
+        "book",
+        "--variant",
+        "russian",
+        "--openings",
+        o,
+        "--depth",
+        "3",
+        "--moves",
+        "2",
+        "--replies",
+        "2",
+        "--reply-depth",
+        "2",
+        "--out",
+        f,
+    ];
+    let (code, stdout, err) = shashki(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(stdout.is_empty(), "{stdout}");
+    let first = std::fs::read_to_string(&out).unwrap();
+    let book = shashki::book::Book::parse(&first).unwrap();
+    assert!(book.len() > 2, "{first}");
+    assert!(first.contains("--replies 2 --reply-depth 2"), "{first}");
+    // Again: every position is there already, nothing is searched.
+    let (code, _, err) = shashki(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(&format!("going on from {} positions", book.len())),
+        "{err}"
+    );
+    let levels: Vec<&str> = err.lines().filter(|l| l.contains("to search")).collect();
+    assert_eq!(levels.len(), 2, "{err}");
+    assert!(levels.iter().all(|l| l.contains(": 0 positions")), "{err}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), first);
+    // Another variant's book, then a file that is no book.
+    let mut brazilian = with(&args, &[]);
+    brazilian[2] = "brazilian";
+    refused(&brazilian, &["not a brazilian book", f]);
+    std::fs::write(&out, "hello\n").unwrap();
+    refused(&args, &[f, "line 1"]);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "hello\n");
+    // A folder that is not there: refused before any search (the one line
+    // `refused` allows leaves no room for a progress line).
+    let nowhere = dir.join("no-such-folder").join("book.txt");
+    let mut lost = with(&args, &[]);
+    let n = nowhere.to_str().unwrap();
+    *lost.last_mut().unwrap() = n;
+    refused(&lost, &["cannot write book", n]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

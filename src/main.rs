@@ -150,7 +150,8 @@ enum Command {
     },
     /// Make an opening book: from every opening of a set, the first MOVES
     /// moves of either side, each chosen by a DEPTH search, against every
-    /// reply. Writes the book file (books/<variant>.txt) to standard output.
+    /// reply (or the REPLIES best). Writes the book file
+    /// (books/<variant>.txt) to standard output, or to --out as it grows.
     Book {
         /// Variant: russian, brazilian, adiyukh-64 or adiyukh-80.
         #[arg(long, default_value = "russian")]
@@ -164,6 +165,17 @@ enum Command {
         /// Moves of the book's side after each opening.
         #[arg(long, default_value_t = 1, value_parser = whole::<usize>(1, shashki::tools::book::MAX_MOVES as u64))]
         moves: usize,
+        /// After each book move but the last, follow only the other side's
+        /// REPLIES best replies (0: every reply).
+        #[arg(long, default_value_t = 0, value_parser = whole::<usize>(0, 50))]
+        replies: usize,
+        /// Depth of the MultiPV search that picks those replies.
+        #[arg(long, default_value_t = 12, value_parser = within::<u32>(input::DEPTH))]
+        reply_depth: u32,
+        /// Write the book to FILE after every few searches (and go on from
+        /// the book already there: a stopped build resumes).
+        #[arg(long, value_name = "FILE")]
+        out: Option<std::path::PathBuf>,
         /// Searches at a time.
         #[arg(long, default_value_t = 1, value_parser = within::<usize>(options::THREADS))]
         threads: usize,
@@ -446,8 +458,20 @@ fn main() -> ExitCode {
             openings,
             depth,
             moves,
+            replies,
+            reply_depth,
+            out,
             threads,
-        }) => run_book(variant, openings.as_deref(), depth, moves, threads),
+        }) => {
+            let opts = shashki::tools::book::BuildOptions {
+                depth,
+                moves,
+                threads,
+                replies,
+                reply_depth,
+            };
+            run_book(variant, openings.as_deref(), &opts, out.as_deref())
+        }
         Some(Command::Show {
             variant,
             fen,
@@ -1129,10 +1153,10 @@ fn run_egdb(cmd: EgdbCommand) -> Result<(), String> {
 fn run_book(
     variant: Variant,
     openings: Option<&std::path::Path>,
-    depth: u32,
-    moves: usize,
-    threads: usize,
+    opts: &shashki::tools::book::BuildOptions,
+    out: Option<&std::path::Path>,
 ) -> Result<(), String> {
+    use shashki::book::Book;
     use shashki::tools::{book, openings as sets};
     let text = match openings {
         Some(path) => std::fs::read_to_string(path)
@@ -1140,16 +1164,64 @@ fn run_book(
         None => sets::builtin(variant).to_string(),
     };
     let set = sets::parse(variant, &text)?;
-    let opts = book::BuildOptions {
-        depth,
-        moves,
-        threads,
+    // A book already at --out: the build goes on from it.
+    let start = match out {
+        Some(path) if path.exists() => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read book '{}': {e}", path.display()))?;
+            let b = Book::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            if b.variant() != Some(variant) {
+                return Err(format!(
+                    "{}: not a {variant} book; name another --out file",
+                    path.display()
+                ));
+            }
+            eprintln!(
+                "book: going on from {} positions in {}",
+                b.len(),
+                path.display()
+            );
+            b
+        }
+        _ => Book::new(variant),
     };
+    let source = match openings {
+        Some(p) => format!(" --openings {}", p.display()),
+        None => String::new(),
+    };
+    let (depth, moves) = (opts.depth, opts.moves);
+    let follow = match opts.replies {
+        0 => String::new(),
+        n => format!(" --replies {n} --reply-depth {}", opts.reply_depth),
+    };
+    let text = |made: &Book| {
+        let comment = format!(
+            "{} opening book: {} positions, the first {moves} move(s) of either side after each opening, a depth-{depth} search each\nmade by: shashki book --variant {}{source} --depth {depth} --moves {moves}{follow}",
+            variant.id(),
+            made.len(),
+            variant.id()
+        );
+        made.to_text(&comment)
+    };
+    let mut save = |made: &Book| match out {
+        Some(path) => {
+            // Whole or not at all: a stopped build leaves the last book.
+            let tmp = path.with_extension("tmp");
+            std::fs::write(&tmp, text(made))
+                .and_then(|()| std::fs::rename(&tmp, path))
+                .map_err(|e| format!("cannot write book '{}': {e}", path.display()))
+        }
+        None => Ok(()),
+    };
+    // A folder that cannot take the book fails now, not after the first
+    // searches.
+    save(&start)?;
     let started = std::time::Instant::now();
     let made = book::build(
         variant,
         &set,
-        &opts,
+        opts,
+        start,
         &mut |level, n| {
             eprintln!(
                 "book: move {level}: {n} positions to search ({:.0} s so far)",
@@ -1164,18 +1236,11 @@ fn run_book(
                 );
             }
         },
+        &mut save,
     )?;
-    let source = match openings {
-        Some(p) => format!(" --openings {}", p.display()),
-        None => String::new(),
-    };
-    let comment = format!(
-        "{} opening book: {} positions, the first {moves} move(s) of either side after each opening, a depth-{depth} search each\nmade by: shashki book --variant {}{source} --depth {depth} --moves {moves}",
-        variant.id(),
-        made.len(),
-        variant.id()
-    );
-    print!("{}", made.to_text(&comment));
+    if out.is_none() {
+        print!("{}", text(&made));
+    }
     Ok(())
 }
 
