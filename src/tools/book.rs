@@ -272,17 +272,19 @@ mod tests {
         assert_eq!(again.to_text(""), book.to_text(""));
     }
 
-    fn quiet_build(set: &[Game], opts: &BuildOptions, start: Book) -> Result<Book, String> {
+    /// [`build`] of `start`'s variant, silent, each hand-over to `save`.
+    fn build_saving(
+        set: &[Game],
+        opts: &BuildOptions,
+        start: Book,
+        save: &mut dyn FnMut(&Book) -> Result<(), String>,
+    ) -> Result<Book, String> {
         let v = start.variant().unwrap();
-        build(
-            v,
-            set,
-            opts,
-            start,
-            &mut |_, _| {},
-            &|_| {},
-            &mut |_| Ok(()),
-        )
+        build(v, set, opts, start, &mut |_, _| {}, &|_| {}, save)
+    }
+
+    fn quiet_build(set: &[Game], opts: &BuildOptions, start: Book) -> Result<Book, String> {
+        build_saving(set, opts, start, &mut |_| Ok(()))
     }
 
     /// Two moves a side, following two replies after the book's first
@@ -301,18 +303,10 @@ mod tests {
             reply_depth: 3,
         };
         let mut saves = Vec::new();
-        let whole = build(
-            Variant::Russian,
-            &set,
-            &opts,
-            Book::new(Variant::Russian),
-            &mut |_, _| {},
-            &|_| {},
-            &mut |b| {
-                saves.push(b.clone());
-                Ok(())
-            },
-        )
+        let whole = build_saving(&set, &opts, Book::new(Variant::Russian), &mut |b| {
+            saves.push(b.clone());
+            Ok(())
+        })
         .unwrap();
         // The side to move's first move, then two replies, each answered.
         let start = set[0].position();
@@ -354,15 +348,9 @@ mod tests {
         assert_eq!(resumed.to_text(""), whole.to_text(""));
         assert_eq!(searched.into_inner(), whole.len() - part.len());
         // A hand-over that fails stops the build with its error.
-        let e = build(
-            Variant::Russian,
-            &set,
-            &opts,
-            Book::new(Variant::Russian),
-            &mut |_, _| {},
-            &|_| {},
-            &mut |_| Err("disk full".to_string()),
-        )
+        let e = build_saving(&set, &opts, Book::new(Variant::Russian), &mut |_| {
+            Err("disk full".to_string())
+        })
         .unwrap_err();
         assert_eq!(e, "disk full");
     }
