@@ -92,11 +92,16 @@ fn after_each(
     }
 }
 
+/// Every legal move of `game`'s side to move.
+fn every_move(game: &Game) -> Vec<Move> {
+    game.position().legal_moves().iter().copied().collect()
+}
+
 /// The moves of `game`'s side to move to follow: its `n` best by a MultiPV
 /// search of `depth` on a cleared table, or all of them (`n` 0, or no more
 /// than `n`).
 fn replies(s: &mut Searcher, game: &Game, n: usize, depth: u32) -> Vec<Move> {
-    let all: Vec<Move> = game.position().legal_moves().iter().copied().collect();
+    let all = every_move(game);
     if n == 0 || all.len() <= n {
         return all;
     }
@@ -151,8 +156,7 @@ pub fn build(
             return Err(format!("an opening of {} in a {variant} book", g.variant()));
         }
         book_nodes(g, opts.moves, &mut nodes);
-        let all: Vec<Move> = g.position().legal_moves().iter().copied().collect();
-        after_each(g, &all, opts.moves, &mut nodes);
+        after_each(g, &every_move(g), opts.moves, &mut nodes);
     }
     // Positions already followed in this build (one reached again deeper
     // has fewer moves left).
@@ -174,7 +178,10 @@ pub fn build(
         nodes = HashMap::new();
         for chunk in todo.chunks(CHUNK) {
             let known = &book;
-            let found: Vec<Option<(BookMove, Vec<Move>)>> = pool.install(|| {
+            // Each position's move (searched, or the book's), the position
+            // after it and the replies to follow there.
+            type Found = Result<Option<(BookMove, Game, Vec<Move>)>, String>;
+            let found: Vec<Found> = pool.install(|| {
                 chunk
                     .par_iter()
                     .map_init(
@@ -186,29 +193,30 @@ pub fn build(
                                     s.clear();
                                     let r = s.search(g, &Limits::depth(opts.depth), &mut |_| {});
                                     done(count.fetch_add(1, Ordering::Relaxed) + 1);
+                                    let Some(mv) = r.best else { return Ok(None) };
                                     BookMove {
-                                        mv: r.best?,
+                                        mv,
                                         score: r.score,
                                         depth: r.depth,
                                     }
                                 }
                             };
                             let mut next = g.clone();
-                            next.play(&entry.mv).ok()?;
+                            next.play(&entry.mv).map_err(|e| e.to_string())?;
                             let follow = if *left > 1 {
                                 replies(s, &next, opts.replies, opts.reply_depth)
                             } else {
                                 Vec::new()
                             };
-                            Some((entry, follow))
+                            Ok(Some((entry, next, follow)))
                         },
                     )
                     .collect()
             });
             for ((g, left), f) in chunk.iter().zip(found) {
-                let Some((entry, follow)) = f else { continue };
-                let mut next = g.clone();
-                next.play(&entry.mv).map_err(|e| e.to_string())?;
+                let Some((entry, next, follow)) = f? else {
+                    continue;
+                };
                 book.insert(g.position(), entry);
                 // The other side to move: its replies, then the book's side.
                 after_each(&next, &follow, left - 1, &mut nodes);
